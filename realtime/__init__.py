@@ -1,0 +1,1 @@
+"""The realtime server: Starlette + python-socketio in one ASGI app."""

@@ -1,0 +1,51 @@
+"""create_app(settings): Starlette routes and lifespan, wrapped by socketio.ASGIApp."""
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+import redis.asyncio as aioredis
+import socketio
+from starlette.applications import Starlette
+
+import realtime.functions  # noqa: F401  (registers every callable)
+from realtime.http import routes
+from realtime.push import Publisher
+from realtime.settings import Settings
+from realtime.sockets import bind_events, create_socket_server
+from realtime.state import AppState
+from storage.db import open_database
+from storage.demo import load_demo_data
+from storage.migrate import upgrade_async
+
+log = logging.getLogger(__name__)
+
+
+def create_app(settings: Settings | None = None) -> Any:
+    settings = settings or Settings()
+    sio = create_socket_server(settings)
+    state = AppState(
+        settings=settings,
+        db=open_database(settings.database_url),
+        publisher=Publisher(sio),
+        redis=aioredis.from_url(settings.redis_url) if settings.redis_url else None,
+    )
+    bind_events(sio, state)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await upgrade_async(settings.database_url)
+        if settings.load_demo_data:
+            async with state.db.write() as session:
+                if await load_demo_data(session, today=datetime.now(UTC).date()):
+                    log.info("loaded demo data into an empty database")
+        yield
+        await state.db.engine.dispose()
+        if state.redis is not None:
+            await state.redis.aclose()
+
+    web = Starlette(routes=routes(state), lifespan=lifespan)
+    web.state.app = state
+    return socketio.ASGIApp(sio, other_asgi_app=web)

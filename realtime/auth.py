@@ -1,0 +1,49 @@
+"""Who is calling: bearer token or session cookie -> Identity, for HTTP and sockets.
+
+The e-mail-link sign-in replaces the dev token helper (realtime/http.py) in the next
+issue; the session table, hashing and lookup here are already the real ones.
+"""
+
+from collections.abc import Mapping
+from http.cookies import SimpleCookie
+from typing import Any
+
+from realtime.state import AppState
+from storage.repo_users import Identity, identify
+
+SESSION_COOKIE = "gc_session"
+MAX_TOKEN_LENGTH = 256
+
+
+def bearer_from_headers(headers: Mapping[str, str]) -> str | None:
+    value = headers.get("authorization", "")
+    scheme, _, token = value.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return None
+
+
+def cookie_token(cookie_header: str | None) -> str | None:
+    if not cookie_header:
+        return None
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(cookie_header)
+    except Exception:
+        return None
+    morsel = jar.get(SESSION_COOKIE)
+    return morsel.value if morsel else None
+
+
+def socket_token(environ: Mapping[str, Any], auth: object) -> str | None:
+    """A socket authenticates with `auth: {"token": ...}` or with the session cookie."""
+    if isinstance(auth, dict) and isinstance(auth.get("token"), str):
+        return str(auth["token"])
+    return cookie_token(environ.get("HTTP_COOKIE"))
+
+
+async def resolve(state: AppState, token: str | None) -> Identity | None:
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        return None
+    async with state.db.read() as session:
+        return await identify(session, token=token)

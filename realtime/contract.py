@@ -1,0 +1,21 @@
+"""Facts shared with the client, loaded from contract.json (the one source of truth)."""
+
+import json
+from pathlib import Path
+from typing import Any, Final
+
+_CONTRACT: Final[dict[str, Any]] = json.loads(
+    (Path(__file__).with_name("contract.json")).read_text(encoding="utf-8")
+)
+
+LOCALES: Final[tuple[str, ...]] = tuple(_CONTRACT["locales"])
+DEFAULT_LOCALE: Final[str] = _CONTRACT["defaultLocale"]
+ERROR_STATUSES: Final[dict[str, int]] = dict(_CONTRACT["errorStatuses"])
+MAX_MESSAGE_BYTES: Final[int] = int(_CONTRACT["maxMessageBytes"])
+INACTIVITY_LOGOUT_SECONDS: Final[int] = int(_CONTRACT["inactivityLogoutSeconds"])
+INACTIVITY_WARNING_SECONDS: Final[int] = int(_CONTRACT["inactivityWarningSeconds"])
+APPOINTMENT_STATUSES: Final[tuple[str, ...]] = tuple(_CONTRACT["appointmentStatuses"])
+SERVICE_ALIASES: Final[tuple[str, ...]] = tuple(_CONTRACT["serviceAliases"])
+PATIENT_ROLES: Final[dict[str, tuple[int, ...]]] = {
+    group: tuple(codes) for group, codes in _CONTRACT["patientRoles"].items()
+}

@@ -1,0 +1,82 @@
+"""The callable registry and the one dispatcher behind HTTP and the socket `call` event.
+
+A function is a plain async function registered under its wire name with the pydantic
+model of its input. Transports only parse, call `dispatch`, and format the answer.
+"""
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from realtime.errors import FunctionError, internal_error
+from realtime.state import AppState
+from storage.repo_users import Identity
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CallContext:
+    state: AppState
+    identity: Identity | None
+
+
+Handler = Callable[[CallContext, Any], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    handler: Handler
+    input: type[BaseModel] | None
+
+
+REGISTRY: dict[str, Function] = {}
+
+
+def callable_function(
+    name: str, input: type[BaseModel] | None = None
+) -> Callable[[Handler], Handler]:
+    """Register `handler` under the wire name `name`."""
+
+    def register(handler: Handler) -> Handler:
+        if name in REGISTRY:
+            raise RuntimeError(f"function {name} registered twice")
+        REGISTRY[name] = Function(name, handler, input)
+        return handler
+
+    return register
+
+
+def _validation_details(error: ValidationError) -> dict[str, Any]:
+    return {
+        "fields": {
+            ".".join(str(part) for part in item["loc"]) or "data": item["msg"]
+            for item in error.errors(include_url=False, include_input=False)
+        }
+    }
+
+
+async def dispatch(context: CallContext, name: str, data: Any) -> Any:
+    """Run a function; any failure leaves as a FunctionError fit for the wire."""
+    function = REGISTRY.get(name)
+    if function is None:
+        raise FunctionError("NOT_FOUND", f"No function named {name!r}.")
+    argument: Any = data
+    if function.input is not None:
+        try:
+            argument = function.input.model_validate(data if data is not None else {})
+        except ValidationError as exc:
+            raise FunctionError(
+                "INVALID_ARGUMENT", "The request is not valid.", _validation_details(exc)
+            ) from None
+    try:
+        return await function.handler(context, argument)
+    except FunctionError:
+        raise
+    except Exception:
+        log.exception("function %s failed", name)
+        raise internal_error() from None

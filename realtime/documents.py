@@ -1,0 +1,75 @@
+"""Live documents: subscribe, unsubscribe, update, snapshots (PROTOCOL section 3).
+
+A change is validated, authorized, committed, and only then pushed as a snapshot to the
+room named by its path (see realtime/push.py for ordering).
+"""
+
+from typing import Any
+
+from realtime.collections import COLLECTIONS, Loaded, document_data
+from realtime.errors import FunctionError
+from realtime.rules import authorize, match
+from realtime.state import AppState
+from realtime.writable import validate_changes
+from storage.models import Appointment, User
+from storage.repo_users import Identity
+from storage.types import utcnow
+
+
+def snapshot(path: str, loaded: Loaded | None) -> dict[str, Any]:
+    if loaded is None:
+        return {"path": path, "exists": False, "data": None, "version": 0}
+    return {"path": path, "exists": loaded.data is not None, "data": loaded.data,
+            "version": loaded.version}
+
+
+def row_snapshot(path: str, row: User | Appointment) -> dict[str, Any]:
+    return {"path": path, "exists": True, "data": document_data(row), "version": row.version}
+
+
+async def read(state: AppState, who: Identity | None, path: object) -> dict[str, Any]:
+    """The current snapshot of a document the caller may read."""
+    found = match(path)
+    async with state.db.read() as session:
+        loaded = await COLLECTIONS[found.rule.collection].load(
+            session, found.params, for_update=False
+        )
+    authorize(who, found, loaded.meta if loaded else None, "read")
+    return snapshot(found.path, loaded)
+
+
+async def update(
+    state: AppState, who: Identity | None, path: object, data: object, base_version: object
+) -> int:
+    """Apply an update and return the new version; the push follows the commit."""
+    found = match(path)
+    if base_version is not None and (
+        isinstance(base_version, bool) or not isinstance(base_version, int)
+    ):
+        raise FunctionError("INVALID_ARGUMENT", "baseVersion must be an integer.")
+    collection = COLLECTIONS[found.rule.collection]
+    async with state.publisher.ordered(found.path):
+        async with state.db.write() as session:
+            loaded = await collection.load(session, found.params, for_update=True)
+            authorize(who, found, loaded.meta if loaded else None, "write")
+            changes = validate_changes(found.rule.collection, data)
+            if loaded is None or loaded.row is None:
+                raise FunctionError("NOT_FOUND", "The document does not exist.")
+            if base_version is not None and base_version != loaded.version:
+                raise FunctionError(
+                    "ABORTED", "The document changed meanwhile; reload it and try again.",
+                    {"version": loaded.version},
+                )
+            row = loaded.row
+            for field, value in changes.values():
+                setattr(row, field.attribute, value)
+            row.updated = utcnow()
+            row.version += 1
+            pushed = row_snapshot(found.path, row)
+        await state.publisher.push(pushed)
+    return int(pushed["version"])
+
+
+async def push_row(state: AppState, path: str, row: User | Appointment) -> None:
+    """Push a row that a server function has just committed."""
+    await state.publisher.push(row_snapshot(path, row))

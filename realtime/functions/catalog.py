@@ -1,0 +1,71 @@
+"""clinic-read and service-read: public reference data (the login screens need it)."""
+
+from typing import Any
+
+from realtime.dispatch import CallContext, callable_function
+from realtime.errors import FunctionError
+from realtime.functions.inputs import Id, Input
+from storage.models import Clinic, Service
+from storage.repo_catalog import clinic_offers, clinic_service_ids, get_clinic, get_service
+
+
+class ClinicRead(Input):
+    id: Id
+
+
+class ServiceRead(Input):
+    id: Id
+    clinicId: Id | None = None  # resolves the entry aliases prenatal / pgt / cancer
+
+
+def clinic_reply(clinic: Clinic, service_ids: list[str]) -> dict[str, Any]:
+    return {
+        "id": clinic.id,
+        "name": clinic.name,
+        "timezone": clinic.timezone,
+        "contactEmail": clinic.contact_email,
+        "serviceIds": service_ids,
+        "serviceAliases": clinic.service_aliases,
+    }
+
+
+def service_reply(service: Service) -> dict[str, Any]:
+    price = (
+        {"amount": service.price_amount, "currency": service.price_currency}
+        if service.price_amount is not None
+        else None
+    )
+    return {
+        "id": service.id,
+        "category": service.category,
+        "name": service.name,
+        "price": price,
+        "sessionMinutes": service.session_minutes,
+        "consentVersion": service.consent_version,
+    }
+
+
+@callable_function("clinic-read", ClinicRead)
+async def clinic_read(context: CallContext, request: ClinicRead) -> dict[str, Any]:
+    async with context.state.db.read() as session:
+        clinic = await get_clinic(session, clinic_id=request.id)
+        if clinic is None:
+            raise FunctionError("NOT_FOUND", "No such clinic.")
+        return clinic_reply(clinic, await clinic_service_ids(session, clinic_id=clinic.id))
+
+
+@callable_function("service-read", ServiceRead)
+async def service_read(context: CallContext, request: ServiceRead) -> dict[str, Any]:
+    async with context.state.db.read() as session:
+        service_id = request.id
+        if request.clinicId is not None:
+            clinic = await get_clinic(session, clinic_id=request.clinicId)
+            if clinic is None:
+                raise FunctionError("NOT_FOUND", "No such clinic.")
+            service_id = clinic.service_aliases.get(service_id, service_id)
+            if not await clinic_offers(session, clinic_id=clinic.id, service_id=service_id):
+                raise FunctionError("NOT_FOUND", "The clinic does not offer this service.")
+        service = await get_service(session, service_id=service_id)
+        if service is None:
+            raise FunctionError("NOT_FOUND", "No such service.")
+        return service_reply(service)

@@ -1,0 +1,28 @@
+"""Functions of the contract whose issue has not landed yet: they answer UNIMPLEMENTED."""
+
+from typing import Any
+
+from realtime.dispatch import CallContext, callable_function
+from realtime.errors import FunctionError
+
+PENDING = (
+    "appointment-updateStatus",
+    "appointment-hold",
+    "appointment-consent",
+    "appointment-cancel",
+    "sendEmail-authLink",
+    "sendEmail-admin",
+    "sendEmail-counselor",
+    "stripe-createCheckoutSession",
+    "stripe-getSessionStatus",
+    "vacancies-read",
+    "contact-send",
+)
+
+
+async def _not_yet(context: CallContext, data: Any) -> Any:
+    raise FunctionError("UNIMPLEMENTED", "This function is not available yet.")
+
+
+for _name in PENDING:
+    callable_function(_name)(_not_yet)

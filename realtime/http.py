@@ -1,0 +1,167 @@
+"""HTTP routes: callables, the session probe, health, dev helpers and the client build."""
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from sqlalchemy import text
+from sqlmodel import col, select
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from realtime.auth import bearer_from_headers, cookie_token, resolve
+from realtime.contract import MAX_MESSAGE_BYTES
+from realtime.dispatch import CallContext, dispatch
+from realtime.errors import FunctionError
+from realtime.state import AppState
+from storage.models import OutboxMail
+from storage.repo_users import Identity, create_session, get_or_create_user
+from storage.types import iso
+
+log = logging.getLogger(__name__)
+HEALTH_TIMEOUT_SECONDS = 2.0
+
+
+def state_of(request: Request) -> AppState:
+    state: AppState = request.app.state.app
+    return state
+
+
+def error_response(error: FunctionError) -> JSONResponse:
+    return JSONResponse(error.to_wire(), status_code=error.http_status)
+
+
+async def identity_of(request: Request) -> Identity | None:
+    token = bearer_from_headers(request.headers) or cookie_token(request.headers.get("cookie"))
+    return await resolve(state_of(request), token)
+
+
+async def read_data(request: Request) -> Any:
+    """The `data` of a `{"data": ...}` body, or INVALID_ARGUMENT."""
+    body = await request.body()
+    if len(body) > MAX_MESSAGE_BYTES:
+        raise FunctionError("INVALID_ARGUMENT", "The request is too large.")
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object.") from None
+    if not isinstance(parsed, dict) or "data" not in parsed:
+        raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object with data.")
+    return parsed["data"]
+
+
+async def call_function(request: Request) -> Response:
+    try:
+        data = await read_data(request)
+        context = CallContext(state_of(request), await identity_of(request))
+        result = await dispatch(context, request.path_params["name"], data)
+    except FunctionError as exc:
+        return error_response(exc)
+    return JSONResponse({"data": result})
+
+
+async def auth_session(request: Request) -> Response:
+    who = await identity_of(request)
+    return JSONResponse({"data": who.to_wire() if who else None})
+
+
+async def healthz(request: Request) -> Response:
+    state = state_of(request)
+    checks: dict[str, str] = {}
+    try:
+        async with asyncio.timeout(HEALTH_TIMEOUT_SECONDS), state.db.read() as session:
+            await session.exec(text("SELECT 1"))  # type: ignore[call-overload]
+        checks["database"] = "ok"
+    except Exception:
+        checks["database"] = "down"
+    if state.redis is not None:
+        try:
+            async with asyncio.timeout(HEALTH_TIMEOUT_SECONDS):
+                await state.redis.ping()
+            checks["redis"] = "ok"
+        except Exception:
+            checks["redis"] = "down"
+    healthy = all(value == "ok" for value in checks.values())
+    return JSONResponse(
+        {"status": "ok" if healthy else "unavailable", **checks},
+        status_code=200 if healthy else 503,
+    )
+
+
+async def dev_token(request: Request) -> Response:
+    """Development and tests only: a bearer token for an e-mail address, no mail involved."""
+    try:
+        data = await read_data(request)
+        email = data.get("email") if isinstance(data, dict) else None
+        if not isinstance(email, str) or "@" not in email or len(email) > 320:
+            raise FunctionError("INVALID_ARGUMENT", "Invalid email address.")
+    except FunctionError as exc:
+        return error_response(exc)
+    async with state_of(request).db.write() as session:
+        user = await get_or_create_user(session, email=email.strip().lower())
+        token = await create_session(session, user_id=user.id)
+    return JSONResponse({"data": {"uid": user.id, "email": user.email, "token": token}})
+
+
+async def dev_outbox(request: Request) -> Response:
+    query = select(OutboxMail).order_by(col(OutboxMail.sent_at).desc(), col(OutboxMail.id).desc())
+    to = request.query_params.get("to")
+    if to:
+        query = query.where(OutboxMail.to == to.strip().lower())
+    async with state_of(request).db.read() as session:
+        mails = (await session.exec(query.limit(100))).all()
+    return JSONResponse(
+        {
+            "data": [
+                {"to": m.to, "subject": m.subject, "text": m.text, "links": m.links,
+                 "sentAt": iso(m.sent_at)}
+                for m in mails
+            ]
+        }
+    )
+
+
+def client_routes(state: AppState) -> list[BaseRoute]:
+    """The built client: its assets, and index.html for every other GET (SPA routing)."""
+    dist = state.settings.client_dist
+    index = dist / "index.html"
+
+    async def spa(request: Request) -> Response:
+        if not index.exists():
+            return PlainTextResponse(
+                "The client is not built: run the README's command.", status_code=503
+            )
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    routes: list[BaseRoute] = []
+    if (dist / "assets").is_dir():
+        routes.append(Mount("/assets", StaticFiles(directory=dist / "assets"), name="assets"))
+    for public in sorted(dist.glob("*")) if dist.is_dir() else []:
+        if public.is_file() and public.name != "index.html":
+            routes.append(Route(f"/{public.name}", _file(public)))
+    routes.append(Route("/{path:path}", spa, methods=["GET", "HEAD"]))
+    return routes
+
+
+def _file(path: Any) -> Any:
+    async def serve(request: Request) -> Response:
+        return FileResponse(path)
+
+    return serve
+
+
+def routes(state: AppState) -> list[BaseRoute]:
+    api: list[BaseRoute] = [
+        Route("/functions/{name}", call_function, methods=["POST"]),
+        Route("/auth/session", auth_session, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+    ]
+    if state.settings.dev_endpoints:
+        api += [
+            Route("/dev/token", dev_token, methods=["POST"]),
+            Route("/dev/outbox", dev_outbox, methods=["GET"]),
+        ]
+    return api + client_routes(state)

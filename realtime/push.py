@@ -1,0 +1,99 @@
+"""Pushes of committed changes, in commit order per document, on every node.
+
+Order inside one process: a change is committed and emitted while holding that
+document's lock, so two local writers emit in the order they committed.
+Order across processes (Redis): each node remembers the newest version it delivered per
+document and drops an older snapshot that arrives late. A snapshot carries the whole
+document, so the newer one already contains whatever the dropped one said.
+"""
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import socketio
+
+SNAPSHOT_EVENT = "snapshot"
+# How many documents each node remembers the last delivered version of.
+VERSION_MEMORY = 100_000
+
+
+class LatestVersions:
+    """A bounded map document path -> newest version delivered by this node."""
+
+    def __init__(self, capacity: int = VERSION_MEMORY) -> None:
+        self._versions: OrderedDict[str, int] = OrderedDict()
+        self._capacity = capacity
+
+    def advance(self, path: str, version: int) -> bool:
+        """Record `version` for `path`; False when a newer one was already delivered."""
+        held = self._versions.get(path)
+        if held is not None and version < held:
+            return False
+        self._versions[path] = version
+        self._versions.move_to_end(path)
+        if len(self._versions) > self._capacity:
+            self._versions.popitem(last=False)
+        return True
+
+
+def _snapshot_of(message: dict[str, Any]) -> dict[str, Any] | None:
+    data = message.get("data")
+    if message.get("event") != SNAPSHOT_EVENT or not isinstance(data, list) or not data:
+        return None
+    first = data[0]
+    return first if isinstance(first, dict) else None
+
+
+class OrderedRedisManager(socketio.AsyncRedisManager):  # type: ignore[misc]
+    """The Redis manager, refusing to deliver a snapshot older than one already delivered."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.latest = LatestVersions()
+
+    async def _handle_emit(self, message: dict[str, Any]) -> None:
+        snapshot = _snapshot_of(message)
+        if snapshot is not None and not self.latest.advance(
+            str(snapshot.get("path")), int(snapshot.get("version", 0))
+        ):
+            return
+        await super()._handle_emit(message)
+
+
+class DocumentLocks:
+    """One asyncio lock per document path, dropped when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, path: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(path, (asyncio.Lock(), 0))
+        self._locks[path] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[path]
+            if users == 1:
+                del self._locks[path]
+            else:
+                self._locks[path] = (lock, users - 1)
+
+
+class Publisher:
+    """Emits snapshots to the room named by the document path."""
+
+    def __init__(self, sio: socketio.AsyncServer) -> None:
+        self.sio = sio
+        self.locks = DocumentLocks()
+
+    def ordered(self, path: str) -> Any:
+        """Hold while committing a change to `path` and pushing it (see module doc)."""
+        return self.locks.hold(path)
+
+    async def push(self, snapshot: dict[str, Any]) -> None:
+        await self.sio.emit(SNAPSHOT_EVENT, snapshot, room=snapshot["path"])

@@ -1,0 +1,56 @@
+"""The one settings object: environment variables -> typed fields.
+
+Nothing else in the code base reads os.environ.
+"""
+
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SECRET = "dev-only-secret-change-me"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore")
+
+    port: int = 8000
+    host: str = "127.0.0.1"
+    database_url: str = f"sqlite+aiosqlite:///{ROOT / 'var' / 'app.db'}"
+    redis_url: str | None = None
+    app_env: Literal["development", "test", "production"] = "development"
+    public_url: str = "http://127.0.0.1:8000"
+    secret_key: str = DEFAULT_SECRET
+    # Extra browser origins allowed on the socket besides PUBLIC_URL (the Vite dev server).
+    extra_origins: list[str] = []
+    client_dist: Path = ROOT / "client" / "dist"
+    load_demo_data: bool = True
+    log_level: str = "info"
+
+    @model_validator(mode="after")
+    def _refuse_default_secret_in_production(self) -> "Settings":
+        if self.app_env == "production" and self.secret_key == DEFAULT_SECRET:
+            raise ValueError(
+                "SECRET_KEY must be set to a long random value when APP_ENV=production"
+            )
+        if self.app_env == "production" and len(self.secret_key) < 32:
+            raise ValueError("SECRET_KEY must be at least 32 characters in production")
+        return self
+
+    @property
+    def dev_endpoints(self) -> bool:
+        """The dev outbox and the dev token helper exist only outside production."""
+        return self.app_env in ("development", "test")
+
+    @cached_property
+    def public_origin(self) -> str:
+        parts = urlsplit(self.public_url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    @property
+    def allowed_origins(self) -> list[str]:
+        return [self.public_origin, *self.extra_origins]

@@ -1,0 +1,123 @@
+"""The Socket.IO endpoint: connect-time authentication and thin event adapters.
+
+Each handler validates the shape of its payload and calls domain code (dispatch,
+documents); the ack carries the result or the error in the callable wire format.
+"""
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import socketio
+
+from realtime import documents
+from realtime.auth import resolve, socket_token
+from realtime.contract import MAX_MESSAGE_BYTES
+from realtime.dispatch import CallContext, dispatch
+from realtime.errors import FunctionError, internal_error
+from realtime.push import OrderedRedisManager
+from realtime.settings import Settings
+from realtime.state import AppState
+from storage.repo_users import Identity
+
+log = logging.getLogger(__name__)
+
+# A socket may follow at most this many documents at once.
+MAX_SUBSCRIPTIONS = 100
+# Redis connections of the fan-out manager; the default 100 drops emits under load.
+REDIS_MAX_CONNECTIONS = 1000
+
+
+def create_socket_server(settings: Settings) -> socketio.AsyncServer:
+    manager = None
+    if settings.redis_url:
+        manager = OrderedRedisManager(
+            settings.redis_url, redis_options={"max_connections": REDIS_MAX_CONNECTIONS}
+        )
+    return socketio.AsyncServer(
+        async_mode="asgi",
+        client_manager=manager,
+        cors_allowed_origins=settings.allowed_origins,
+        max_http_buffer_size=MAX_MESSAGE_BYTES,
+        logger=False,
+        engineio_logger=False,
+    )
+
+
+Event = Callable[[Identity, dict[str, Any], str], Awaitable[dict[str, Any]]]
+
+
+def _payload(data: object) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise FunctionError("INVALID_ARGUMENT", "The payload must be a JSON object.")
+    return data
+
+
+def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
+    identities: dict[str, Identity] = {}
+
+    def on(name: str) -> Callable[[Event], Event]:
+        """Register an acked event with error mapping to the wire format."""
+
+        def register(handler: Event) -> Event:
+            async def adapter(sid: str, data: object = None) -> dict[str, Any]:
+                who = identities.get(sid)
+                if who is None:
+                    return FunctionError("UNAUTHENTICATED", "Sign in to continue.").to_wire()
+                try:
+                    return await handler(who, _payload(data), sid)
+                except FunctionError as exc:
+                    return exc.to_wire()
+                except Exception:
+                    log.exception("socket event %s failed", name)
+                    return internal_error().to_wire()
+
+            sio.on(name, adapter)
+            return handler
+
+        return register
+
+    @sio.event
+    async def connect(sid: str, environ: dict[str, Any], auth: object = None) -> None:
+        who = await resolve(state, socket_token(environ, auth))
+        if who is None:
+            raise socketio.exceptions.ConnectionRefusedError("unauthenticated")
+        identities[sid] = who
+
+    @sio.event
+    async def disconnect(sid: str, reason: object = None) -> None:
+        identities.pop(sid, None)
+
+    @on("call")
+    async def call(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
+        name = payload.get("name")
+        if not isinstance(name, str) or "data" not in payload:
+            raise FunctionError("INVALID_ARGUMENT", "A call needs a name and data.")
+        result = await dispatch(CallContext(state, who), name, payload["data"])
+        return {"data": result}
+
+    @on("subscribe")
+    async def subscribe(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
+        path = payload.get("path")
+        rooms = sio.rooms(sid)
+        if path not in rooms and len(rooms) > MAX_SUBSCRIPTIONS:
+            raise FunctionError("RESOURCE_EXHAUSTED", "Too many documents followed at once.")
+        # Join first, then read: a change committed in between is either in the snapshot
+        # or pushed after it (clients keep the highest version they have seen).
+        snapshot = await documents.read(state, who, path)
+        await sio.enter_room(sid, snapshot["path"])
+        return {"snapshot": await documents.read(state, who, path)}
+
+    @on("unsubscribe")
+    async def unsubscribe(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
+        path = payload.get("path")
+        if isinstance(path, str) and path != sid:
+            await sio.leave_room(sid, path)
+        return {"ok": True}
+
+    @on("update")
+    async def update(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
+        version = await documents.update(
+            state, who, payload.get("path"), payload.get("data"), payload.get("baseVersion")
+        )
+        return {"version": version}

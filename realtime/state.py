@@ -1,0 +1,17 @@
+"""What every handler needs: settings, database, publisher. One per app."""
+
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+
+from realtime.push import Publisher
+from realtime.settings import Settings
+from storage.db import Database
+
+
+@dataclass
+class AppState:
+    settings: Settings
+    db: Database
+    publisher: Publisher
+    redis: aioredis.Redis | None

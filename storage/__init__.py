@@ -1,0 +1,1 @@
+"""Storage: SQLModel tables, engines and sessions for SQLite and PostgreSQL, migrations."""

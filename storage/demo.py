@@ -1,0 +1,112 @@
+"""Demo data for an empty database (PROTOCOL section 6).
+
+Scripts and outside tests rely on these ids: clinic `demo-clinic` (Asia/Tokyo), services
+`prenatal-b2c` (priced), `prenatal-b2b`, `pgt-post` and `cancer-b2b` (no payment), three
+counselors whose weekly hours cover every weekday, and the staff account
+`staff@demo-clinic.example`.
+"""
+
+from datetime import date, time, timedelta
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from storage.models import (
+    Clinic,
+    ClinicService,
+    Counselor,
+    CounselorException,
+    CounselorHours,
+    Service,
+    StaffMember,
+)
+
+DEMO_CLINIC_ID = "demo-clinic"
+DEMO_STAFF_EMAIL = "staff@demo-clinic.example"
+CONSENT_VERSION = "2026-11"
+
+SERVICES = [
+    Service(
+        id="prenatal-b2c",
+        category="prenatal",
+        name={"ja": "出生前検査の遺伝カウンセリング", "en": "Prenatal testing counseling"},
+        price_amount=16500,
+        price_currency="JPY",
+        consent_version=CONSENT_VERSION,
+    ),
+    Service(
+        id="prenatal-b2b",
+        category="prenatal",
+        name={
+            "ja": "出生前検査の遺伝カウンセリング(医療機関経由)",
+            "en": "Prenatal testing counseling (via your provider)",
+        },
+        consent_version=CONSENT_VERSION,
+    ),
+    Service(
+        id="pgt-post",
+        category="pgt",
+        name={"ja": "着床前検査(PGT)結果の遺伝カウンセリング", "en": "PGT results counseling"},
+        consent_version=CONSENT_VERSION,
+    ),
+    Service(
+        id="cancer-b2b",
+        category="cancer",
+        name={"ja": "がんの遺伝学的検査の遺伝カウンセリング", "en": "Hereditary cancer counseling"},
+        consent_version=CONSENT_VERSION,
+    ),
+]
+
+CLINIC = Clinic(
+    id=DEMO_CLINIC_ID,
+    name={"ja": "デモ遺伝カウンセリングクリニック", "en": "Demo Genetic Counseling Clinic"},
+    timezone="Asia/Tokyo",
+    contact_email="contact@demo-clinic.example",
+    service_aliases={"prenatal": "prenatal-b2c", "pgt": "pgt-post", "cancer": "cancer-b2b"},
+)
+
+# (id, ja name, en name, languages, {weekday: (start hour, end hour)})
+COUNSELORS = [
+    ("c-sato", "佐藤 花子", "Hanako Sato", ["ja", "en"], {d: (9, 17) for d in range(5)}),
+    ("c-tanaka", "田中 美咲", "Misaki Tanaka", ["ja"], {0: (10, 18), 2: (10, 18), 4: (10, 18)}),
+    ("c-brown", "Emily Brown", "Emily Brown", ["en", "ja"], {1: (13, 19), 3: (13, 19), 5: (10, 14)}),
+]
+
+
+def _days_off(today: date) -> list[tuple[str, date]]:
+    """A few dated days off so that 'most', not all, weekdays are open for everyone."""
+    return [("c-sato", today + timedelta(days=n)) for n in (9, 23, 37)] + [
+        ("c-tanaka", today + timedelta(days=n)) for n in (16, 44)
+    ]
+
+
+async def load_demo_data(session: AsyncSession, *, today: date) -> bool:
+    """Fill an empty database; returns False (and does nothing) if a clinic exists."""
+    if (await session.exec(select(Clinic.id).limit(1))).first() is not None:
+        return False
+    session.add(Clinic.model_validate(CLINIC.model_dump()))
+    for service in SERVICES:
+        session.add(Service.model_validate(service.model_dump()))
+    await session.flush()
+    for service in SERVICES:
+        session.add(ClinicService(clinic_id=DEMO_CLINIC_ID, service_id=service.id))
+    for cid, ja, en, languages, hours in COUNSELORS:
+        session.add(
+            Counselor(
+                id=cid,
+                clinic_id=DEMO_CLINIC_ID,
+                name={"ja": ja, "en": en},
+                email=f"{cid}@demo-clinic.example",
+                languages=languages,
+            )
+        )
+    await session.flush()
+    for cid, _ja, _en, _languages, hours in COUNSELORS:
+        for weekday, (start, end) in hours.items():
+            session.add(
+                CounselorHours(counselor_id=cid, weekday=weekday, start=time(start), end=time(end))
+            )
+    for cid, day in _days_off(today):
+        session.add(CounselorException(counselor_id=cid, day=day, kind="off"))
+    session.add(StaffMember(email=DEMO_STAFF_EMAIL, clinic_id=DEMO_CLINIC_ID))
+    return True

@@ -1,0 +1,173 @@
+"""SQLModel tables.
+
+Live documents (users, appointments) carry `version`, which rises by one with every
+committed change and is what the snapshot protocol hands to clients.
+"""
+
+from datetime import date, datetime, time
+from typing import Any
+
+from sqlalchemy import Column, Index
+from sqlmodel import Field, SQLModel
+
+from storage.types import JSONDocument, UTCDateTime, utcnow
+
+
+def _json(nullable: bool = False) -> Any:
+    return Field(default=None, sa_column=Column(JSONDocument, nullable=nullable))
+
+
+def _ts(nullable: bool = False, index: bool = False) -> Any:
+    return Field(
+        default=None if nullable else ...,
+        sa_column=Column(UTCDateTime(), nullable=nullable, index=index),
+    )
+
+
+class Clinic(SQLModel, table=True):
+    __tablename__ = "clinics"
+
+    id: str = Field(primary_key=True, max_length=64)
+    name: dict[str, str] = _json()  # {"ja": ..., "en": ...}
+    timezone: str = Field(max_length=64)
+    contact_email: str = Field(max_length=320)
+    # Entry aliases (prenatal, pgt, cancer) -> a service id of this clinic.
+    service_aliases: dict[str, str] = _json()
+
+
+class Service(SQLModel, table=True):
+    __tablename__ = "services"
+
+    id: str = Field(primary_key=True, max_length=64)
+    category: str = Field(max_length=16)  # prenatal | pgt | cancer
+    name: dict[str, str] = _json()
+    price_amount: int | None = None  # in the currency's smallest unit; None: no payment
+    price_currency: str | None = Field(default=None, max_length=3)
+    session_minutes: int = 60
+    buffer_minutes: int = 15
+    min_notice_hours: int = 24
+    horizon_days: int = 60
+    consent_version: str = Field(max_length=32)
+
+
+class ClinicService(SQLModel, table=True):
+    __tablename__ = "clinic_services"
+
+    clinic_id: str = Field(foreign_key="clinics.id", primary_key=True, max_length=64)
+    service_id: str = Field(foreign_key="services.id", primary_key=True, max_length=64)
+
+
+class Counselor(SQLModel, table=True):
+    __tablename__ = "counselors"
+
+    id: str = Field(primary_key=True, max_length=64)
+    clinic_id: str = Field(foreign_key="clinics.id", index=True, max_length=64)
+    name: dict[str, str] = _json()
+    email: str = Field(max_length=320)
+    languages: list[str] = _json()
+
+
+class CounselorHours(SQLModel, table=True):
+    """Weekly working hours of a counselor, in the clinic's timezone."""
+
+    __tablename__ = "counselor_hours"
+
+    id: int | None = Field(default=None, primary_key=True)
+    counselor_id: str = Field(foreign_key="counselors.id", index=True, max_length=64)
+    weekday: int  # 0 Monday .. 6 Sunday
+    start: time
+    end: time
+
+
+class CounselorException(SQLModel, table=True):
+    """A dated change to the weekly hours: a day off, or extra hours on that date."""
+
+    __tablename__ = "counselor_exceptions"
+
+    id: int | None = Field(default=None, primary_key=True)
+    counselor_id: str = Field(foreign_key="counselors.id", index=True, max_length=64)
+    day: date
+    kind: str = Field(max_length=8)  # off | extra
+    start: time | None = None
+    end: time | None = None
+
+
+class StaffMember(SQLModel, table=True):
+    __tablename__ = "staff_members"
+
+    id: int | None = Field(default=None, primary_key=True)
+    email: str = Field(max_length=320, unique=True)
+    clinic_id: str = Field(foreign_key="clinics.id", max_length=64)
+    role: str = Field(default="clinic_staff", max_length=32)
+
+
+class User(SQLModel, table=True):
+    __tablename__ = "users"
+
+    id: str = Field(primary_key=True, max_length=64)  # the authentication uid
+    email: str = Field(max_length=320, unique=True)
+    appointment_id: str | None = Field(default=None, max_length=64)
+    locale: str | None = Field(default=None, max_length=8)
+    user_agent: str | None = Field(default=None, max_length=512)
+    app_version: str | None = Field(default=None, max_length=64)  # the record's "version"
+    # Sign-in defaults: the clinic and service the person came in through.
+    entry_clinic_id: str | None = Field(default=None, max_length=64)
+    entry_service_id: str | None = Field(default=None, max_length=64)
+    created: datetime = _ts()
+    updated: datetime | None = _ts(nullable=True)
+    version: int = 1
+
+
+class AuthSession(SQLModel, table=True):
+    """A signed-in session. Only the SHA-256 of its bearer token is stored."""
+
+    __tablename__ = "auth_sessions"
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    user_id: str = Field(foreign_key="users.id", index=True, max_length=64)
+    created: datetime = _ts()
+    last_activity: datetime = _ts()
+    revoked_at: datetime | None = _ts(nullable=True)
+
+
+class Appointment(SQLModel, table=True):
+    __tablename__ = "appointments"
+    __table_args__ = (Index("ix_appointments_user_status", "user_id", "status"),)
+
+    id: str = Field(primary_key=True, max_length=64)
+    user_id: str = Field(foreign_key="users.id", max_length=64)
+    clinic_id: str = Field(foreign_key="clinics.id", index=True, max_length=64)
+    service_id: str = Field(foreign_key="services.id", max_length=64)
+    status: str = Field(default="draft", max_length=16)
+    patient_role: int | None = None
+    date: str | None = Field(default=None, max_length=10)  # YYYY-MM-DD, clinic timezone
+    time: str | None = Field(default=None, max_length=5)  # HH:MM, clinic timezone
+    timezone: str | None = Field(default=None, max_length=64)
+    counselor_id: str | None = Field(default=None, max_length=64)
+    locale: str | None = Field(default=None, max_length=8)  # the e-mail language
+    hold_expires_at: datetime | None = _ts(nullable=True)
+    join_url: str | None = Field(default=None, max_length=512)
+    agreed_to_terms: bool = False
+    consent: dict[str, Any] | None = _json(nullable=True)
+    payment: dict[str, Any] | None = _json(nullable=True)
+    intake: dict[str, Any] = _json()
+    created: datetime = _ts()
+    updated: datetime | None = _ts(nullable=True)
+    version: int = 1
+
+
+class OutboxMail(SQLModel, table=True):
+    """Every mail is written here first; delivery state is recorded beside it."""
+
+    __tablename__ = "mail_outbox"
+
+    id: int | None = Field(default=None, primary_key=True)
+    to: str = Field(max_length=320, index=True)
+    subject: str = Field(max_length=256)
+    text: str
+    html: str | None = None
+    links: list[str] = _json()
+    sent_at: datetime = _ts()
+    delivery: str = Field(default="logged", max_length=16)  # logged | queued | sent | failed
+    attempts: int = 0

@@ -1,0 +1,100 @@
+"""Queries on users and their sessions."""
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from storage.models import AuthSession, StaffMember, User
+from storage.types import utcnow
+
+TOKEN_BYTES = 32
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_id() -> str:
+    """A random, URL-safe, unguessable identifier (about 128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who is calling: resolved from a session token on every request or connection."""
+
+    uid: str
+    email: str
+    session_id: int
+    role: str  # "client" | "clinic_staff"
+    clinic_id: str | None
+
+    def is_staff_of(self, clinic_id: str | None) -> bool:
+        return self.role == "clinic_staff" and clinic_id is not None and self.clinic_id == clinic_id
+
+    def to_wire(self) -> dict[str, str | None]:
+        return {"uid": self.uid, "email": self.email, "role": self.role, "clinicId": self.clinic_id}
+
+
+async def get_or_create_user(
+    session: AsyncSession,
+    *,
+    email: str,
+    entry_clinic_id: str | None = None,
+    entry_service_id: str | None = None,
+) -> User:
+    user = (await session.exec(select(User).where(User.email == email))).first()
+    if user is None:
+        user = User(id=new_id(), email=email, created=utcnow())
+        session.add(user)
+    if entry_clinic_id is not None:
+        user.entry_clinic_id = entry_clinic_id
+    if entry_service_id is not None:
+        user.entry_service_id = entry_service_id
+    await session.flush()
+    return user
+
+
+async def create_session(session: AsyncSession, *, user_id: str) -> str:
+    """Start a session and return its bearer token (only its hash is stored)."""
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    now = utcnow()
+    session.add(
+        AuthSession(token_hash=hash_token(token), user_id=user_id, created=now, last_activity=now)
+    )
+    await session.flush()
+    return token
+
+
+async def identify(session: AsyncSession, *, token: str) -> Identity | None:
+    """The identity behind a live (not revoked) session token, in one query."""
+    row = (
+        await session.exec(
+            select(AuthSession.id, User.id, User.email, StaffMember.role, StaffMember.clinic_id)
+            .join(User, col(User.id) == AuthSession.user_id)
+            .outerjoin(StaffMember, col(StaffMember.email) == User.email)
+            .where(AuthSession.token_hash == hash_token(token))
+            .where(col(AuthSession.revoked_at).is_(None))
+        )
+    ).first()
+    if row is None:
+        return None
+    session_id, uid, email, staff_role, clinic_id = row
+    assert session_id is not None
+    return Identity(
+        uid=uid,
+        email=email,
+        session_id=session_id,
+        role=staff_role or "client",
+        clinic_id=clinic_id,
+    )
+
+
+async def revoke_session(session: AsyncSession, *, session_id: int, at: datetime) -> None:
+    row = await session.get(AuthSession, session_id)
+    if row is not None and row.revoked_at is None:
+        row.revoked_at = at
