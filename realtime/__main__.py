@@ -10,7 +10,9 @@ from realtime.settings import Settings
 
 def main() -> None:
     settings = Settings()
-    logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s %(name)s %(message)s")
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(levelname)s %(name)s %(message)s"
+    )
     uvicorn.run(
         create_app(settings),
         host=settings.host,

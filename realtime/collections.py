@@ -77,7 +77,9 @@ class Users:
         user = await session.get(User, params["uid"], with_for_update=for_update)
         if user is None:
             return None
-        return Loaded(user, DocMeta(owner_uid=user.id, clinic_id=None), user_data(user), user.version)
+        return Loaded(
+            user, DocMeta(owner_uid=user.id, clinic_id=None), user_data(user), user.version
+        )
 
 
 class Appointments:

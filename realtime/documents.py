@@ -19,8 +19,12 @@ from storage.types import utcnow
 def snapshot(path: str, loaded: Loaded | None) -> dict[str, Any]:
     if loaded is None:
         return {"path": path, "exists": False, "data": None, "version": 0}
-    return {"path": path, "exists": loaded.data is not None, "data": loaded.data,
-            "version": loaded.version}
+    return {
+        "path": path,
+        "exists": loaded.data is not None,
+        "data": loaded.data,
+        "version": loaded.version,
+    }
 
 
 def row_snapshot(path: str, row: User | Appointment) -> dict[str, Any]:
@@ -57,7 +61,8 @@ async def update(
                 raise FunctionError("NOT_FOUND", "The document does not exist.")
             if base_version is not None and base_version != loaded.version:
                 raise FunctionError(
-                    "ABORTED", "The document changed meanwhile; reload it and try again.",
+                    "ABORTED",
+                    "The document changed meanwhile; reload it and try again.",
                     {"version": loaded.version},
                 )
             row = loaded.row

@@ -23,6 +23,8 @@ from storage.types import iso
 
 log = logging.getLogger(__name__)
 HEALTH_TIMEOUT_SECONDS = 2.0
+# Paths that are never the client's: an unknown one is a 404, not the app shell.
+API_PREFIXES = ("/functions/", "/auth/", "/dev/", "/socket.io/", "/stripe/", "/healthz")
 
 
 def state_of(request: Request) -> AppState:
@@ -116,8 +118,13 @@ async def dev_outbox(request: Request) -> Response:
     return JSONResponse(
         {
             "data": [
-                {"to": m.to, "subject": m.subject, "text": m.text, "links": m.links,
-                 "sentAt": iso(m.sent_at)}
+                {
+                    "to": m.to,
+                    "subject": m.subject,
+                    "text": m.text,
+                    "links": m.links,
+                    "sentAt": iso(m.sent_at),
+                }
                 for m in mails
             ]
         }
@@ -130,6 +137,10 @@ def client_routes(state: AppState) -> list[BaseRoute]:
     index = dist / "index.html"
 
     async def spa(request: Request) -> Response:
+        if request.url.path.startswith(API_PREFIXES):
+            return JSONResponse(
+                {"error": {"status": "NOT_FOUND", "message": "Not found."}}, status_code=404
+            )
         if not index.exists():
             return PlainTextResponse(
                 "The client is not built: run the README's command.", status_code=503

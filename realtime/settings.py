@@ -22,6 +22,8 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     database_url: str = f"sqlite+aiosqlite:///{ROOT / 'var' / 'app.db'}"
     redis_url: str | None = None
+    # Processes sharing REDIS_URL and this channel form one system.
+    socketio_channel: str = "socketio"
     app_env: Literal["development", "test", "production"] = "development"
     public_url: str = "http://127.0.0.1:8000"
     secret_key: str = DEFAULT_SECRET

@@ -32,7 +32,9 @@ def create_socket_server(settings: Settings) -> socketio.AsyncServer:
     manager = None
     if settings.redis_url:
         manager = OrderedRedisManager(
-            settings.redis_url, redis_options={"max_connections": REDIS_MAX_CONNECTIONS}
+            settings.redis_url,
+            channel=settings.socketio_channel,
+            redis_options={"max_connections": REDIS_MAX_CONNECTIONS},
         )
     return socketio.AsyncServer(
         async_mode="asgi",
@@ -77,16 +79,17 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
 
         return register
 
-    @sio.event
     async def connect(sid: str, environ: dict[str, Any], auth: object = None) -> None:
         who = await resolve(state, socket_token(environ, auth))
         if who is None:
             raise socketio.exceptions.ConnectionRefusedError("unauthenticated")
         identities[sid] = who
 
-    @sio.event
     async def disconnect(sid: str, reason: object = None) -> None:
         identities.pop(sid, None)
+
+    sio.on("connect", connect)
+    sio.on("disconnect", disconnect)
 
     @on("call")
     async def call(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:

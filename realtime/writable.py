@@ -95,7 +95,5 @@ def validate_changes(collection: str, data: object) -> dict[str, tuple[WritableF
         except ValueError as exc:
             problems[path] = str(exc)
     if problems:
-        raise FunctionError(
-            "INVALID_ARGUMENT", "Some fields are not valid.", {"fields": problems}
-        )
+        raise FunctionError("INVALID_ARGUMENT", "Some fields are not valid.", {"fields": problems})
     return accepted

@@ -8,6 +8,7 @@ counselors whose weekly hours cover every weekday, and the staff account
 
 from datetime import date, time, timedelta
 
+from sqlalchemy import text
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -24,6 +25,7 @@ from storage.models import (
 DEMO_CLINIC_ID = "demo-clinic"
 DEMO_STAFF_EMAIL = "staff@demo-clinic.example"
 CONSENT_VERSION = "2026-11"
+DEMO_LOCK_KEY = 72_417_002
 
 SERVICES = [
     Service(
@@ -69,7 +71,13 @@ CLINIC = Clinic(
 COUNSELORS = [
     ("c-sato", "佐藤 花子", "Hanako Sato", ["ja", "en"], {d: (9, 17) for d in range(5)}),
     ("c-tanaka", "田中 美咲", "Misaki Tanaka", ["ja"], {0: (10, 18), 2: (10, 18), 4: (10, 18)}),
-    ("c-brown", "Emily Brown", "Emily Brown", ["en", "ja"], {1: (13, 19), 3: (13, 19), 5: (10, 14)}),
+    (
+        "c-brown",
+        "Emily Brown",
+        "Emily Brown",
+        ["en", "ja"],
+        {1: (13, 19), 3: (13, 19), 5: (10, 14)},
+    ),
 ]
 
 
@@ -81,7 +89,13 @@ def _days_off(today: date) -> list[tuple[str, date]]:
 
 
 async def load_demo_data(session: AsyncSession, *, today: date) -> bool:
-    """Fill an empty database; returns False (and does nothing) if a clinic exists."""
+    """Fill an empty database; returns False (and does nothing) if a clinic exists.
+
+    Several processes may start at once on one PostgreSQL database: an advisory lock
+    makes the check-then-insert atomic there (SQLite writers are serialised already).
+    """
+    if session.bind is not None and session.bind.dialect.name == "postgresql":
+        await session.exec(text("SELECT pg_advisory_xact_lock(:k)").bindparams(k=DEMO_LOCK_KEY))  # type: ignore[call-overload]
     if (await session.exec(select(Clinic.id).limit(1))).first() is not None:
         return False
     session.add(Clinic.model_validate(CLINIC.model_dump()))
@@ -90,7 +104,7 @@ async def load_demo_data(session: AsyncSession, *, today: date) -> bool:
     await session.flush()
     for service in SERVICES:
         session.add(ClinicService(clinic_id=DEMO_CLINIC_ID, service_id=service.id))
-    for cid, ja, en, languages, hours in COUNSELORS:
+    for cid, ja, en, languages, _hours in COUNSELORS:
         session.add(
             Counselor(
                 id=cid,

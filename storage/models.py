@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Column, Index
 from sqlmodel import Field, SQLModel
 
-from storage.types import JSONDocument, UTCDateTime, utcnow
+from storage.types import JSONDocument, UTCDateTime
 
 
 def _json(nullable: bool = False) -> Any:

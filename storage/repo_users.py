@@ -4,7 +4,9 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -72,12 +74,19 @@ async def create_session(session: AsyncSession, *, user_id: str) -> str:
 
 async def identify(session: AsyncSession, *, token: str) -> Identity | None:
     """The identity behind a live (not revoked) session token, in one query."""
+    columns: list[Any] = [
+        AuthSession.id,
+        User.id,
+        User.email,
+        StaffMember.role,
+        StaffMember.clinic_id,
+    ]
     row = (
-        await session.exec(
-            select(AuthSession.id, User.id, User.email, StaffMember.role, StaffMember.clinic_id)
+        await session.execute(
+            sa_select(*columns)
             .join(User, col(User.id) == AuthSession.user_id)
             .outerjoin(StaffMember, col(StaffMember.email) == User.email)
-            .where(AuthSession.token_hash == hash_token(token))
+            .where(col(AuthSession.token_hash) == hash_token(token))
             .where(col(AuthSession.revoked_at).is_(None))
         )
     ).first()

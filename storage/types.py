@@ -2,7 +2,6 @@
 
 from datetime import UTC, datetime
 
-
 from sqlalchemy import JSON, DateTime, Dialect
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.types import TypeDecorator
@@ -43,5 +42,3 @@ def iso(value: datetime | None) -> str | None:
 
 
 __all__ = ["JSONDocument", "UTCDateTime", "iso", "utcnow"]
-
-

@@ -1,0 +1,86 @@
+"""Fixtures: the product as real server processes on SQLite and on PostgreSQL + Redis."""
+
+import secrets
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from tests.support.clients import Account, sign_in
+from tests.support.databases import (
+    REDIS_URL,
+    create_postgres_database,
+    drop_postgres_database,
+    redis_channel,
+)
+from tests.support.server import ServerProcess
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(scope="session")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("run")
+
+
+@pytest_asyncio.fixture(scope="session")
+async def postgres_database() -> AsyncIterator[tuple[str, str]]:
+    name, url = await create_postgres_database()
+    yield name, url
+    await drop_postgres_database(name)
+
+
+@pytest.fixture(scope="session")
+def sqlite_server(run_dir: Path) -> Iterator[ServerProcess]:
+    server = ServerProcess(
+        env={"DATABASE_URL": f"sqlite+aiosqlite:///{run_dir / 'app.db'}"},
+        log_path=run_dir / "sqlite-server.log",
+    ).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server(run_dir: Path, postgres_database: tuple[str, str]) -> Iterator[ServerProcess]:
+    server = ServerProcess(
+        env={
+            "DATABASE_URL": postgres_database[1],
+            "REDIS_URL": REDIS_URL,
+            "SOCKETIO_CHANNEL": redis_channel(),
+        },
+        log_path=run_dir / "postgres-server.log",
+    ).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def server(request: pytest.FixtureRequest) -> ServerProcess:
+    """The product on each backend: SQLite (embedded default) and PostgreSQL + Redis."""
+    fixture: ServerProcess = request.getfixturevalue(f"{request.param}_server")
+    return fixture
+
+
+@pytest.fixture
+def base_url(server: ServerProcess) -> str:
+    return server.url
+
+
+def unique_email(prefix: str = "person") -> str:
+    return f"{prefix}-{secrets.token_hex(4)}@example.com"
+
+
+@pytest_asyncio.fixture
+async def alice(base_url: str) -> Account:
+    return await sign_in(base_url, unique_email("alice"))
+
+
+@pytest_asyncio.fixture
+async def bob(base_url: str) -> Account:
+    return await sign_in(base_url, unique_email("bob"))
+
+
+@pytest_asyncio.fixture
+async def staff(base_url: str) -> Account:
+    return await sign_in(base_url, "staff@demo-clinic.example")

@@ -1,0 +1,98 @@
+"""Real clients of a running server: HTTP callables and Socket.IO sockets."""
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import socketio
+
+
+@dataclass
+class Account:
+    uid: str
+    email: str
+    token: str
+
+
+async def sign_in(base_url: str, email: str) -> Account:
+    """A bearer token through the dev/test-only helper (until e-mail sign-in lands)."""
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        reply = await http.post("/dev/token", json={"data": {"email": email}})
+        reply.raise_for_status()
+        data = reply.json()["data"]
+    return Account(uid=data["uid"], email=data["email"], token=data["token"])
+
+
+async def call_http(
+    base_url: str, name: str, data: Any, token: str | None = None
+) -> tuple[int, dict[str, Any]]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        reply = await http.post(f"/functions/{name}", json={"data": data}, headers=headers)
+    return reply.status_code, reply.json()
+
+
+@dataclass
+class Socket:
+    """A Socket.IO client that records every snapshot pushed to it, per path."""
+
+    client: socketio.AsyncClient
+    pushes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    _arrived: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def request(self, event: str, payload: Any, timeout: float = 10) -> dict[str, Any]:
+        reply: dict[str, Any] = await self.client.call(event, payload, timeout=timeout)
+        return reply
+
+    async def call(self, name: str, data: Any) -> dict[str, Any]:
+        return await self.request("call", {"name": name, "data": data})
+
+    async def subscribe(self, path: str, version: int | None = None) -> dict[str, Any]:
+        payload: dict[str, Any] = {"path": path}
+        if version is not None:
+            payload["version"] = version
+        return await self.request("subscribe", payload)
+
+    async def update(
+        self, path: str, data: dict[str, Any], base_version: int | None = None
+    ) -> dict[str, Any]:
+        payload: dict[str, Any] = {"path": path, "data": data}
+        if base_version is not None:
+            payload["baseVersion"] = base_version
+        return await self.request("update", payload)
+
+    def versions(self, path: str) -> list[int]:
+        return [push["version"] for push in self.pushes.get(path, [])]
+
+    async def wait_for_version(self, path: str, version: int, timeout: float = 10) -> None:
+        async with asyncio.timeout(timeout):
+            while not any(v >= version for v in self.versions(path)):
+                self._arrived.clear()
+                await self._arrived.wait()
+
+
+@asynccontextmanager
+async def connect(base_url: str, token: str | None, **options: Any) -> AsyncIterator[Socket]:
+    client = socketio.AsyncClient(reconnection=False)
+    sock = Socket(client)
+
+    async def on_snapshot(snapshot: dict[str, Any]) -> None:
+        sock.pushes.setdefault(snapshot["path"], []).append(snapshot)
+        sock._arrived.set()
+
+    client.on("snapshot", on_snapshot)
+
+    await client.connect(
+        base_url,
+        auth={"token": token} if token else None,
+        transports=["websocket"],
+        wait_timeout=10,
+        **options,
+    )
+    try:
+        yield sock
+    finally:
+        await client.disconnect()

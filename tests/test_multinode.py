@@ -1,0 +1,86 @@
+"""Several `web` processes on one PostgreSQL database and one Redis form one system."""
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from tests.support.clients import connect, sign_in
+from tests.support.databases import (
+    REDIS_URL,
+    create_postgres_database,
+    drop_postgres_database,
+    redis_channel,
+)
+from tests.support.server import ServerProcess
+
+
+@pytest_asyncio.fixture(scope="module")
+async def two_nodes(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
+    name, url = await create_postgres_database()
+    logs = tmp_path_factory.mktemp("nodes")
+    env = {"DATABASE_URL": url, "REDIS_URL": REDIS_URL, "SOCKETIO_CHANNEL": redis_channel()}
+    # Started together: migrations and demo data must cope with a concurrent start.
+    a = ServerProcess(env=env, log_path=logs / "a.log")
+    b = ServerProcess(env=env, log_path=logs / "b.log")
+    a.launch()
+    b.launch()
+    try:
+        await asyncio.to_thread(a.wait_ready)
+        await asyncio.to_thread(b.wait_ready)
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+        await drop_postgres_database(name)
+
+
+async def test_a_change_through_one_node_reaches_subscribers_on_the_other(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_nodes
+    person = await sign_in(a.url, "two-nodes@example.com")
+    path = f"users/{person.uid}"
+    async with connect(a.url, person.token) as on_a, connect(b.url, person.token) as on_b:
+        start = (await on_b.subscribe(path))["snapshot"]["version"]
+        await on_a.subscribe(path)
+        reply = await on_a.update(path, {"locale": "en"})
+        assert reply["version"] == start + 1
+        await on_b.wait_for_version(path, start + 1)
+        assert on_b.pushes[path][-1]["data"]["locale"] == "en"
+        # And back the other way.
+        await on_b.update(path, {"locale": "ja"})
+        await on_a.wait_for_version(path, start + 2)
+        assert on_a.pushes[path][-1]["data"]["locale"] == "ja"
+
+
+async def test_racing_writers_on_two_nodes_are_seen_in_version_order(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_nodes
+    person = await sign_in(b.url, "two-nodes-race@example.com")
+    path = f"users/{person.uid}"
+    async with (
+        connect(a.url, person.token) as writer_a,
+        connect(b.url, person.token) as writer_b,
+        connect(a.url, person.token) as watcher_a,
+        connect(b.url, person.token) as watcher_b,
+    ):
+        start = (await watcher_a.subscribe(path))["snapshot"]["version"]
+        await watcher_b.subscribe(path)
+        await asyncio.gather(
+            *(
+                w.update(path, {"userAgent": f"{i}-{n}"})
+                for n in range(10)
+                for i, w in enumerate((writer_a, writer_b))
+            )
+        )
+        final = start + 20
+        for watcher in (watcher_a, watcher_b):
+            await watcher.wait_for_version(path, final)
+            seen = watcher.versions(path)
+            assert seen == sorted(set(seen)), seen
+            assert seen[-1] == final
