@@ -1,0 +1,33 @@
+# The two set-up commands of the README, and the pieces they are made of.
+# Every target installs what it needs first (infra/setup.sh skips what is up to date).
+
+PY := .venv/bin/python
+
+.PHONY: run test setup services lint test-python test-client test-browser bench
+
+run: setup  ## the product on its embedded default: SQLite, no Redis, demo data, :8000
+	$(PY) -m realtime
+
+test: setup services lint test-client test-python  ## every test, as CI runs it
+
+setup:
+	@bash infra/setup.sh
+
+services:
+	@bash infra/services.sh
+
+lint:
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
+	.venv/bin/mypy
+	npm run --silent typecheck
+	npm run --silent lint
+
+test-client:
+	npm run --silent test
+
+test-python:  ## server suites on SQLite and PostgreSQL+Redis, multi-node, and the browser
+	$(PY) -m pytest -q -p no:cacheprovider
+
+bench: setup services  ## fan-out latency and memory against the bare python-socketio floor
+	$(PY) -m infra.bench.fanout

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# What the test suite needs besides the project's packages: PostgreSQL and Redis running
+# (started if installed but down) and Debian's chromium for the browser tests.
+set -euo pipefail
+
+if command -v pg_ctlcluster >/dev/null && ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
+  echo "services: starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start
+fi
+if command -v redis-server >/dev/null && ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+  echo "services: starting Redis"
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
+fi
+if [ ! -x /usr/bin/chromium ]; then
+  echo "services: installing Debian's chromium"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+for _ in $(seq 1 30); do
+  pg_isready -h 127.0.0.1 -p 5432 -q && redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null && exit 0
+  sleep 1
+done
+echo "services: PostgreSQL or Redis did not come up" >&2
+exit 1
