@@ -12,14 +12,14 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from realtime.auth import bearer_from_headers, cookie_token, resolve
+from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, resolve
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError
 from realtime.state import AppState
 from storage.models import OutboxMail
-from storage.repo_users import Identity, create_session, get_or_create_user
-from storage.types import iso
+from storage.repo_users import Identity, create_session, get_or_create_user, revoke_session
+from storage.types import iso, utcnow
 
 log = logging.getLogger(__name__)
 HEALTH_TIMEOUT_SECONDS = 2.0
@@ -68,6 +68,17 @@ async def call_function(request: Request) -> Response:
 async def auth_session(request: Request) -> Response:
     who = await identity_of(request)
     return JSONResponse({"data": who.to_wire() if who else None})
+
+
+async def sign_out(request: Request) -> Response:
+    """Revoke the caller's session (bearer token and cookie alike); idempotent."""
+    who = await identity_of(request)
+    if who is not None:
+        async with state_of(request).db.write() as session:
+            await revoke_session(session, session_id=who.session_id, at=utcnow())
+    response = JSONResponse({"data": {"signedOut": True}})
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
 
 
 async def healthz(request: Request) -> Response:
@@ -168,6 +179,7 @@ def routes(state: AppState) -> list[BaseRoute]:
     api: list[BaseRoute] = [
         Route("/functions/{name}", call_function, methods=["POST"]),
         Route("/auth/session", auth_session, methods=["GET"]),
+        Route("/auth/sign-out", sign_out, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
     ]
     if state.settings.dev_endpoints:

@@ -2,11 +2,13 @@
 
 import json
 
+import httpx
 import pytest
 import socketio
 import websockets
 
-from tests.support.clients import Account, connect
+from tests.conftest import unique_email
+from tests.support.clients import Account, connect, sign_in
 
 ENGINEIO_PATH = "/socket.io/?EIO=4&transport=websocket"
 
@@ -67,8 +69,6 @@ async def test_messages_over_64_kib_close_the_connection(base_url: str, alice: A
 async def test_http_callers_authenticate_with_the_bearer_token(
     base_url: str, alice: Account
 ) -> None:
-    import httpx
-
     async with httpx.AsyncClient(base_url=base_url) as http:
         signed_out = (await http.get("/auth/session")).json()
         signed_in = (
@@ -80,9 +80,19 @@ async def test_http_callers_authenticate_with_the_bearer_token(
 
 
 async def test_staff_identity_carries_role_and_clinic(base_url: str, staff: Account) -> None:
-    import httpx
-
     async with httpx.AsyncClient(base_url=base_url) as http:
         reply = await http.get("/auth/session", headers={"Authorization": f"Bearer {staff.token}"})
     assert reply.json()["data"]["role"] == "clinic_staff"
     assert reply.json()["data"]["clinicId"] == "demo-clinic"
+
+
+async def test_sign_out_revokes_the_token_on_http_and_socket(base_url: str) -> None:
+    person = await sign_in(base_url, unique_email("leaving"))
+    headers = {"Authorization": f"Bearer {person.token}"}
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        assert (await http.post("/auth/sign-out", headers=headers)).status_code == 200
+        after = (await http.get("/auth/session", headers=headers)).json()
+    assert after == {"data": None}
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        async with connect(base_url, person.token):
+            pass
