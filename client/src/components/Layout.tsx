@@ -1,0 +1,62 @@
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useNavigate } from 'react-router';
+import { auth } from '../auth/session';
+import { useAppStore } from '../store';
+import { selectIsSignedIn } from '../store/selectors';
+import { LanguageSwitcher } from './LanguageSwitcher';
+import { ScrollToTop } from './ScrollToTop';
+
+/** The frame of every page: header (name, language, sign-out), main content, footer links. */
+export function Layout() {
+  const { t } = useTranslation();
+  const signedIn = useAppStore(selectIsSignedIn);
+  const navigate = useNavigate();
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        {t('skipToContent')}
+      </a>
+      <header className="site-header">
+        <div className="container header-row">
+          <Link to="/" className="brand">
+            {t('appName')}
+          </Link>
+          <div className="header-actions">
+            <LanguageSwitcher />
+            {signedIn && (
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => {
+                  void navigate('/', { replace: true });
+                  void auth.signOut();
+                }}
+              >
+                {t('signOut')}
+              </button>
+            )}
+          </div>
+        </div>
+      </header>
+      <main id="main" className="container" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <footer className="site-footer">
+        <nav className="container" aria-label={t('footer.label')}>
+          <ul>
+            <li>
+              <Link to="/contact">{t('footer.contact')}</Link>
+            </li>
+            <li>
+              <Link to="/privacy">{t('footer.privacy')}</Link>
+            </li>
+            <li>
+              <Link to="/terms">{t('footer.terms')}</Link>
+            </li>
+          </ul>
+        </nav>
+      </footer>
+      <ScrollToTop />
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+import { useEffect } from 'react';
+import { useRouteError } from 'react-router';
+import { SystemErrorContent } from '../routes/SystemError';
+
+/** Error boundary of the route tree: the system error page, with the header and footer kept. */
+export function RouteError() {
+  const error = useRouteError();
+  useEffect(() => {
+    console.error('Unhandled error while showing a page', error);
+  }, [error]);
+  return <SystemErrorContent />;
+}

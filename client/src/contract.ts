@@ -1,0 +1,61 @@
+/**
+ * Facts shared with the server, read from the one file both sides load
+ * (realtime/contract.json). Never retype these values elsewhere in the client.
+ */
+import contractJson from '../../realtime/contract.json';
+
+type ContractJson = typeof contractJson;
+
+/** Wire status of a callable error, e.g. "INVALID_ARGUMENT". */
+export type ErrorStatus = keyof ContractJson['errorStatuses'];
+
+type Dashed<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}-${Dashed<Tail>}` : S;
+
+/**
+ * Firebase-style error code, e.g. "invalid-argument", plus "unknown" for anything the
+ * table does not name. Derived from the contract at the type level.
+ */
+export type FunctionsErrorCode = Dashed<Lowercase<ErrorStatus>> | 'unknown';
+
+export const contract = contractJson;
+
+export const errorStatuses: Readonly<Record<ErrorStatus, number>> = contractJson.errorStatuses;
+
+/** "INVALID_ARGUMENT" -> "invalid-argument". */
+export function codeForStatus(status: ErrorStatus): FunctionsErrorCode {
+  return status.toLowerCase().replace(/_/g, '-') as FunctionsErrorCode;
+}
+
+export function isErrorStatus(value: unknown): value is ErrorStatus {
+  return typeof value === 'string' && Object.hasOwn(errorStatuses, value);
+}
+
+const statusByHttp = new Map<number, ErrorStatus>(
+  (Object.keys(errorStatuses) as ErrorStatus[]).map((status) => [errorStatuses[status], status]),
+);
+
+/** HTTP status -> error code per the contract table; anything else is "unknown". */
+export function codeForHttpStatus(httpStatus: number): FunctionsErrorCode {
+  const status = statusByHttp.get(httpStatus);
+  return status === undefined ? 'unknown' : codeForStatus(status);
+}
+
+/** Error code -> the HTTP status the contract gives it (undefined for "unknown"). */
+export function httpStatusForCode(code: FunctionsErrorCode): number | undefined {
+  for (const status of Object.keys(errorStatuses) as ErrorStatus[]) {
+    if (codeForStatus(status) === code) return errorStatuses[status];
+  }
+  return undefined;
+}
+
+/** Every error code the client can show: one per contract status, plus "unknown". */
+export const functionsErrorCodes: readonly FunctionsErrorCode[] = [
+  ...(Object.keys(errorStatuses) as ErrorStatus[]).map(codeForStatus),
+  'unknown',
+];
+
+export const supportedLocales: readonly string[] = contractJson.locales;
+export const defaultLocaleName: string = contractJson.defaultLocale;
+export const functionTimeoutMs: number = contractJson.functionTimeoutMs;
+export const retryHttpStatuses: ReadonlySet<number> = new Set(contractJson.retryHttpStatuses);
+export const serviceAliases: readonly string[] = contractJson.serviceAliases;

@@ -1,0 +1,27 @@
+/**
+ * Socket.IO event names, mirrored from the server (PROTOCOL.md sections 1 and 3).
+ */
+export const ClientEvent = {
+  /** `{name, data}` -> ack `{data}` | `{error}` */
+  call: 'call',
+  /** `{path, version?}` -> ack `{snapshot}` | `{error}` */
+  subscribe: 'subscribe',
+  /** `{path}` -> ack `{ok: true}` */
+  unsubscribe: 'unsubscribe',
+  /** `{path, data, baseVersion?}` -> ack `{version}` | `{error}` */
+  update: 'update',
+  /** `{}`, no ack */
+  activity: 'activity',
+} as const;
+
+export const ServerEvent = {
+  /** `{path, exists, data, version}` */
+  snapshot: 'snapshot',
+  /** `{state: 'active' | 'warning' | 'expired', secondsLeft}` */
+  session: 'session',
+} as const;
+
+export interface SessionNotice {
+  state: 'active' | 'warning' | 'expired';
+  secondsLeft: number;
+}

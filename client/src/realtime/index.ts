@@ -1,0 +1,37 @@
+/**
+ * The app's one realtime client and one callable client. Components use these functions (or
+ * the store), never a socket.
+ */
+import { io } from 'socket.io-client';
+import { getToken } from '../auth/token';
+import { createCallable } from './callable';
+import { createRealtimeClient, type SocketLike } from './client';
+
+export const realtime = createRealtimeClient({
+  createSocket: (auth) =>
+    io({
+      path: '/socket.io',
+      autoConnect: false,
+      // The session cookie (a later issue) travels with the handshake; the bearer in `auth`.
+      withCredentials: true,
+      auth,
+      transports: ['websocket', 'polling'],
+      tryAllTransports: true,
+    }) as unknown as SocketLike,
+  getToken,
+});
+
+export const callFunction = createCallable({
+  fetch: (input, init) => globalThis.fetch(input, init),
+  getToken,
+  socketCall: (name, data, timeoutMs) => realtime.call(name, data, timeoutMs),
+});
+
+export const subscribe = (path: string) => realtime.subscribe(path);
+export const unsubscribe = (path: string) => realtime.unsubscribe(path);
+export const update = (path: string, data: Record<string, unknown>, baseVersion?: number) =>
+  realtime.update(path, data, baseVersion);
+
+export { errorMessageKey, FunctionsError } from './errors';
+export type { FunctionsErrorCode } from './errors';
+export type { CallOptions, Transport } from './callable';

@@ -1,0 +1,81 @@
+/**
+ * The one route table (spec section 2) with its guards and redirects. Every screen is a lazily
+ * loaded module of client/src/routes/.
+ */
+import type { ComponentType } from 'react';
+import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { Layout } from './components/Layout';
+import { RequireAuth } from './components/RequireAuth';
+import { RouteError } from './components/RouteError';
+import { serviceAliases } from './contract';
+
+type ScreenModule = Promise<{ default: ComponentType }>;
+
+/** A route `lazy` that loads a screen module's default export as the route component. */
+const screen = (load: () => ScreenModule) => async () => ({ Component: (await load()).default });
+
+/** `/pgt?locale=en` -> `/?serviceId=pgt&locale=en`: serviceId set, other query params kept. */
+export function serviceAliasRedirect(alias: string) {
+  return ({ request }: LoaderFunctionArgs) => {
+    const search = new URLSearchParams({ serviceId: alias });
+    for (const [key, value] of new URL(request.url).searchParams) {
+      if (key !== 'serviceId') search.append(key, value);
+    }
+    return redirect(`/?${search.toString()}`);
+  };
+}
+
+const bookingClinic = screen(() => import('./routes/Clinic'));
+
+/** Signed-in booking steps under /b/ (guarded by RequireAuth). */
+const bookingSteps: RouteObject[] = [
+  { index: true, lazy: bookingClinic }, // /b/ is an alias of /b/clinic
+  { path: 'clinic', lazy: bookingClinic },
+  { path: 'patient', lazy: screen(() => import('./routes/Patient')) },
+  { path: 'contact', lazy: screen(() => import('./routes/ContactInfo')) },
+  { path: 'profile', lazy: screen(() => import('./routes/Profile')) },
+  { path: 'family', lazy: screen(() => import('./routes/Family')) },
+  { path: 'fertility-treatment', lazy: screen(() => import('./routes/FertilityTreatment')) },
+  { path: 'pregnancy-current', lazy: screen(() => import('./routes/PregnancyCurrent')) },
+  { path: 'pregnancy-history', lazy: screen(() => import('./routes/PregnancyHistory')) },
+  { path: 'prenatal-testing', lazy: screen(() => import('./routes/PrenatalTesting')) },
+  { path: 'expectations', lazy: screen(() => import('./routes/Expectations')) },
+  { path: 'appointment', lazy: screen(() => import('./routes/Appointment')) },
+  { path: 'review', lazy: screen(() => import('./routes/Review')) },
+  { path: 'checkout', lazy: screen(() => import('./routes/Checkout')) },
+  { path: 'payment-confirmed', lazy: screen(() => import('./routes/PaymentConfirmed')) },
+  { path: 'confirmed', lazy: screen(() => import('./routes/Confirmed')) },
+  { path: 'pgt-reports', lazy: screen(() => import('./routes/PgtReports')) },
+];
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <Layout />,
+    children: [
+      {
+        // Errors below keep the header and footer and show the system error page.
+        errorElement: <RouteError />,
+        children: [
+          // Entry redirects: /prenatal, /pgt, /cancer (contract.json serviceAliases).
+          ...serviceAliases.map((alias): RouteObject => ({ path: alias, loader: serviceAliasRedirect(alias) })),
+          { index: true, lazy: screen(() => import('./routes/Login')) },
+          { path: 'c/:clinicId', lazy: screen(() => import('./routes/ClinicLogin')) },
+          { path: 'login-confirmation', lazy: screen(() => import('./routes/LoginConfirmation')) },
+          { path: 'b', element: <RequireAuth />, children: bookingSteps },
+          { path: 'contact', lazy: screen(() => import('./routes/Contact')) },
+          { path: 'contact-confirmation', lazy: screen(() => import('./routes/ContactConfirmation')) },
+          { path: 'downloads/:clinicId/:docId/:locale', lazy: screen(() => import('./routes/Downloads')) },
+          { path: 'error', lazy: screen(() => import('./routes/SystemError')) },
+          { path: 'privacy', lazy: screen(() => import('./routes/Privacy')) },
+          { path: 'terms', lazy: screen(() => import('./routes/Terms')) },
+          { path: '*', lazy: screen(() => import('./routes/NotFound')) },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

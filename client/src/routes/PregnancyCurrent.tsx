@@ -1,0 +1,6 @@
+import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+
+/** /b/pregnancy-current: current pregnancy. Built by a later issue. */
+export default function PregnancyCurrent() {
+  return <ScreenPlaceholder screen="bookingPregnancyCurrent" />;
+}

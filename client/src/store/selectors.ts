@@ -1,0 +1,17 @@
+/** Read the store through these; they return stable references for unchanged data. */
+import type { AppState } from './index';
+
+export const selectAuthUser = (state: AppState) => state.session.user;
+export const selectAuthReady = (state: AppState) => state.session.authReady;
+export const selectIsSignedIn = (state: AppState) => state.session.user !== null;
+export const selectLocale = (state: AppState) => state.locale;
+export const selectUserDocument = (state: AppState) => state.documents.user;
+export const selectAppointment = (state: AppState) => state.documents.appointment;
+export const selectClinic = (state: AppState) => state.documents.clinic;
+export const selectService = (state: AppState) => state.documents.service;
+
+/** The open appointment's id from the user record, when there is one. */
+export const selectAppointmentId = (state: AppState): string | null => {
+  const id = state.documents.user?.data?.appointmentId;
+  return typeof id === 'string' && id !== '' ? id : null;
+};

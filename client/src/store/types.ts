@@ -1,0 +1,43 @@
+/** Shapes held by the client-side store (spec section 3 "Client-side store"). */
+import type { Locale } from '../i18n/locale';
+
+/** The signed-in person as GET /auth/session reports it. */
+export interface AuthUser {
+  uid: string;
+  email: string;
+  role: string | null;
+  clinicId: string | null;
+}
+
+/** A live document as pushed by the server (PROTOCOL.md section 3). */
+export interface Snapshot {
+  path: string;
+  exists: boolean;
+  data: Record<string, unknown> | null;
+  version: number;
+}
+
+/** One document held by the store: the newest snapshot of its path. */
+export interface HeldDocument {
+  path: string;
+  exists: boolean;
+  data: Record<string, unknown> | null;
+  version: number;
+}
+
+export interface SessionState {
+  user: AuthUser | null;
+  /** True once the first authentication state is known. */
+  authReady: boolean;
+}
+
+export type DocumentSlot = 'appointment' | 'clinic' | 'service' | 'user';
+
+export type DocumentsState = Record<DocumentSlot, HeldDocument | null>;
+
+/** Everything the store holds, without its actions. */
+export interface StoreData {
+  session: SessionState;
+  documents: DocumentsState;
+  locale: Locale;
+}

@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/** The repository root: the client imports realtime/contract.json from there. */
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Where the Python server listens in development (PROTOCOL.md section 7, PORT 8000). */
+const apiTarget = 'http://127.0.0.1:8000';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  // The Python server serves client/dist with an SPA fallback: assets must be absolute.
+  base: '/',
+  plugins: [react()],
+  server: {
+    fs: { allow: [repoRoot] },
+    proxy: {
+      '/functions': { target: apiTarget, changeOrigin: false },
+      '/auth': { target: apiTarget, changeOrigin: false },
+      // A regular expression, so that only the /dev/ endpoints go to the server.
+      '^/dev/': { target: apiTarget, changeOrigin: false },
+      '/healthz': { target: apiTarget, changeOrigin: false },
+      '/socket.io': { target: apiTarget, ws: true, changeOrigin: false },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+    restoreMocks: true,
+    unstubGlobals: true,
+  },
+});
