@@ -2,6 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { AuthClient } from './auth/session';
 import { installPreloadErrorHandler, startApp } from './bootstrap';
 
+const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : input.toString());
+
 function jsonResponse(body: unknown, status = 200) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
@@ -10,7 +12,7 @@ describe('startApp', () => {
   it('mounts once, on the first auth-state change, and records every change', async () => {
     let token: string | null = null;
     const fetch = vi.fn<typeof globalThis.fetch>(async (input) => {
-      const url = String(input);
+      const url = urlOf(input);
       if (url === '/auth/session') {
         return jsonResponse({ data: token ? { uid: 'u1', email: 'a@example.com', role: null, clinicId: null } : null });
       }

@@ -5,6 +5,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { Layout } from './components/Layout';
+import { Loading } from './components/Loading';
 import { RequireAuth } from './components/RequireAuth';
 import { RouteError } from './components/RouteError';
 import { serviceAliases } from './contract';
@@ -52,13 +53,18 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     element: <Layout />,
+    hydrateFallbackElement: <Loading />,
     children: [
       {
         // Errors below keep the header and footer and show the system error page.
         errorElement: <RouteError />,
         children: [
           // Entry redirects: /prenatal, /pgt, /cancer (contract.json serviceAliases).
-          ...serviceAliases.map((alias): RouteObject => ({ path: alias, loader: serviceAliasRedirect(alias) })),
+          ...serviceAliases.map((alias): RouteObject => ({
+            path: alias,
+            loader: serviceAliasRedirect(alias),
+            element: null, // never rendered: the loader redirects
+          })),
           { index: true, lazy: screen(() => import('./routes/Login')) },
           { path: 'c/:clinicId', lazy: screen(() => import('./routes/ClinicLogin')) },
           { path: 'login-confirmation', lazy: screen(() => import('./routes/LoginConfirmation')) },

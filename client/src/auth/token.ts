@@ -9,7 +9,7 @@ let loaded = false;
 
 function storage(): Storage | null {
   try {
-    return globalThis.sessionStorage ?? null;
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
   } catch {
     // Storage can be disabled (privacy settings); memory alone still works.
     return null;

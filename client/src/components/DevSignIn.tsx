@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { auth } from '../auth/session';
@@ -15,7 +15,7 @@ export function DevSignIn() {
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const email = new FormData(event.currentTarget).get('email');
     if (typeof email !== 'string' || email === '') return;

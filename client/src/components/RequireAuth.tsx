@@ -1,7 +1,7 @@
-import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAppStore } from '../store';
 import { selectAuthReady, selectIsSignedIn } from '../store/selectors';
+import { Loading } from './Loading';
 
 /** Query parameter of `/` that names where to go after signing in. */
 export const NEXT_PARAM = 'next';
@@ -11,11 +11,10 @@ export const NEXT_PARAM = 'next';
  * intended path in `?next=` (and in the navigation state as `from`).
  */
 export function RequireAuth() {
-  const { t } = useTranslation();
   const ready = useAppStore(selectAuthReady);
   const signedIn = useAppStore(selectIsSignedIn);
   const location = useLocation();
-  if (!ready) return <p role="status">{t('loading')}</p>;
+  if (!ready) return <Loading />;
   if (!signedIn) {
     const intended = `${location.pathname}${location.search}`;
     const search = new URLSearchParams({ [NEXT_PARAM]: intended });

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useRouteError } from 'react-router';
-import { SystemErrorContent } from '../routes/SystemError';
+import { SystemErrorMessage } from './SystemErrorMessage';
 
 /** Error boundary of the route tree: the system error page, with the header and footer kept. */
 export function RouteError() {
@@ -8,5 +8,5 @@ export function RouteError() {
   useEffect(() => {
     console.error('Unhandled error while showing a page', error);
   }, [error]);
-  return <SystemErrorContent />;
+  return <SystemErrorMessage />;
 }

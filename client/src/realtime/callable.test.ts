@@ -44,7 +44,7 @@ describe('callFunction over HTTP', () => {
     expect(url).toBe('/functions/appointment-create');
     expect(init?.method).toBe('POST');
     expect(init?.credentials).toBe('include');
-    expect(JSON.parse(String(init?.body))).toEqual({ data: { clinicId: 'demo-clinic' } });
+    expect(JSON.parse(init?.body as string)).toEqual({ data: { clinicId: 'demo-clinic' } });
     const headers = new Headers(init?.headers);
     expect(headers.get('Authorization')).toBe('Bearer tok-1');
     expect(headers.get('Content-Type')).toBe('application/json');
@@ -54,7 +54,7 @@ describe('callFunction over HTTP', () => {
     const { fetch, call } = setup([reply({ data: null })], { getToken: () => null });
     await expect(call('appointment-create')).resolves.toBeNull();
     const init = fetch.mock.calls[0]?.[1];
-    expect(JSON.parse(String(init?.body))).toEqual({ data: null });
+    expect(JSON.parse(init?.body as string)).toEqual({ data: null });
     expect(new Headers(init?.headers).has('Authorization')).toBe(false);
   });
 

@@ -93,12 +93,12 @@ export function createCallable(deps: CallableDeps): CallFunction {
       // No answer at all (offline, connection reset): worth another attempt.
       return { ok: false, error: new FunctionsError('unavailable', 'Network request failed.'), retryable: true };
     }
-    let body: unknown = null;
+    let body: unknown;
     try {
       body = await response.json();
     } catch {
       if (signal.aborted) throw deadlineExceeded();
-      body = null;
+      body = null; // not JSON
     }
     if (!response.ok) {
       const code = codeForHttpStatus(response.status);

@@ -5,7 +5,7 @@
 import { io } from 'socket.io-client';
 import { getToken } from '../auth/token';
 import { createCallable } from './callable';
-import { createRealtimeClient, type SocketLike } from './client';
+import { createRealtimeClient } from './client';
 
 export const realtime = createRealtimeClient({
   createSocket: (auth) =>
@@ -17,7 +17,7 @@ export const realtime = createRealtimeClient({
       auth,
       transports: ['websocket', 'polling'],
       tryAllTransports: true,
-    }) as unknown as SocketLike,
+    }),
   getToken,
 });
 

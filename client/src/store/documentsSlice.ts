@@ -18,7 +18,7 @@ export const createDocumentsSlice: StateCreator<AppState, [], [], DocumentsSlice
   documents: initialDocuments,
   receiveSnapshot: (snapshot) => {
     // Returning the same state object makes zustand skip the update entirely.
-    set((state) => applySnapshot(state, snapshot) as AppState);
+    set((state) => applySnapshot(state, snapshot));
   },
   setReadDocument: (slot, id, data) => {
     set((state) => ({

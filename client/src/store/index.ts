@@ -30,8 +30,9 @@ export function createAppStore(initialLocale: Locale) {
 export type AppStore = ReturnType<typeof createAppStore>;
 
 /** The locale before anyone signs in: the page's `locale` query, else the browser's languages. */
-export function startupLocale(win: Pick<Window, 'location' | 'navigator'> | undefined = globalThis.window): Locale {
-  if (!win) return resolveLocale({});
+export function startupLocale(win?: Pick<Window, 'location' | 'navigator'>): Locale {
+  win ??= typeof window === 'undefined' ? undefined : window;
+  if (win === undefined) return resolveLocale({});
   return resolveLocale({
     queryLocale: new URLSearchParams(win.location.search).get('locale'),
     browserLanguages: win.navigator.languages,

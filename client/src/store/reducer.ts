@@ -27,7 +27,7 @@ export function applySnapshot(state: StoreData, snapshot: Snapshot): StoreData {
   const slot = slotForPath(snapshot.path, state);
   if (slot === null) return state;
   const held = state.documents[slot];
-  if (held && held.path === snapshot.path && snapshot.version <= held.version) return state;
+  if (held?.path === snapshot.path && snapshot.version <= held.version) return state;
 
   const next: HeldDocument = {
     path: snapshot.path,

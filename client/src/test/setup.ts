@@ -2,7 +2,7 @@ import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 // jsdom does not implement scrolling; the app scrolls to the top on every navigation.
-window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+window.scrollTo = vi.fn();
 
 afterEach(() => {
   cleanup();

@@ -1,0 +1,37 @@
+import { render } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { bindLocale, createI18n } from '../i18n';
+import type { Locale } from '../i18n/locale';
+import { routes } from '../router';
+import { useAppStore } from '../store';
+import type { AuthUser } from '../store/types';
+
+export const alice: AuthUser = { uid: 'u1', email: 'alice@example.com', role: null, clinicId: null };
+
+/**
+ * Renders the real route table in a memory router at `path`, with the app store set to the
+ * given person (null: signed out) and language.
+ */
+export function renderApp(path: string, { user = null, locale = 'en' }: { user?: AuthUser | null; locale?: Locale } = {}) {
+  useAppStore.getState().reset();
+  useAppStore.getState().setAuthUser(user);
+  useAppStore.getState().setLocale(locale);
+  const i18n = createI18n(locale);
+  const unbind = bindLocale(i18n, useAppStore);
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const view = render(
+    <I18nextProvider i18n={i18n}>
+      <RouterProvider router={router} />
+    </I18nextProvider>,
+  );
+  return {
+    ...view,
+    router,
+    i18n,
+    unmount: () => {
+      view.unmount();
+      unbind();
+    },
+  };
+}
