@@ -126,6 +126,13 @@ describe('callFunction over HTTP', () => {
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
+  it('makes one attempt only when the call asks for maxAttempts 1 (a 429 is not retried)', async () => {
+    const { fetch, call } = setup([reply({ error: { status: 'RESOURCE_EXHAUSTED', message: 'slow down' } }, 429)]);
+    const error = await failure(call('sendEmail-authLink', { email: 'a@example.com' }, { maxAttempts: 1 }));
+    expect(error.code).toBe('resource-exhausted');
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
   it('gives up after 3 attempts in total with the last error', async () => {
     const { fetch, call } = setup([reply('a', 502), reply('b', 500), reply({ error: { status: 'UNAVAILABLE', message: 'down' } }, 503)]);
     const error = await failure(call('vacancies-read'));

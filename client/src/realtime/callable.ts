@@ -14,6 +14,11 @@ export interface CallOptions {
   transport?: Transport;
   /** Overall time for all attempts; default contract.json functionTimeoutMs (70 s). */
   timeoutMs?: number;
+  /**
+   * Attempts in total for this call (default: the client's, 3). 1 for calls that must not
+   * repeat on their own: a mail sent twice, a rate limit hit again by the retry itself.
+   */
+  maxAttempts?: number;
 }
 
 export interface CallableDeps {
@@ -126,6 +131,7 @@ export function createCallable(deps: CallableDeps): CallFunction {
   return async function callFunction<T>(name: string, data?: unknown, options: CallOptions = {}): Promise<T> {
     const timeoutMs = options.timeoutMs ?? functionTimeoutMs;
     const transport = options.transport ?? 'http';
+    const attemptsAllowed = Math.max(1, options.maxAttempts ?? maxAttempts);
     const deadline = Date.now() + timeoutMs;
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -143,7 +149,7 @@ export function createCallable(deps: CallableDeps): CallFunction {
             ? await overSocket(name, data, Math.max(0, deadline - Date.now()))
             : await overHttp(name, data, controller.signal);
         if (outcome.ok) return outcome.data;
-        if (!outcome.retryable || attempt >= maxAttempts) throw outcome.error;
+        if (!outcome.retryable || attempt >= attemptsAllowed) throw outcome.error;
         const delay = backoffBaseMs * 2 ** (attempt - 1) + random() * backoffBaseMs;
         // Never wait past the overall timeout: the last error is the honest answer then.
         if (Date.now() + delay >= deadline) throw outcome.error;

@@ -1,0 +1,25 @@
+/**
+ * The login e-mail rule (spec section 5, "Invalid email address."). It accepts what the
+ * server's sendEmail-authLink accepts (one "@", no spaces, a dotted domain, at most 254
+ * characters after trimming) and a little less: no empty domain labels.
+ */
+export const MAX_EMAIL_LENGTH = 254;
+
+const EMAIL_PATTERN = /^[^@\s]{1,64}@[^@\s.]+(?:\.[^@\s.]+)+$/;
+
+/** The address as it is sent: surrounding spaces removed. */
+export function normalizeEmail(value: string): string {
+  return value.trim();
+}
+
+export function isValidEmail(value: string): boolean {
+  const email = normalizeEmail(value);
+  return email.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(email);
+}
+
+/** The domain part of an address, lower-cased ('' when there is none). */
+export function emailDomain(value: string): string {
+  const email = normalizeEmail(value);
+  const at = email.lastIndexOf('@');
+  return at < 0 ? '' : email.slice(at + 1).toLowerCase();
+}
