@@ -12,7 +12,10 @@ from starlette.applications import Starlette
 
 import realtime.functions  # noqa: F401  (registers every callable)
 from realtime.http import routes
+from realtime.mail.outbox import Mailer
+from realtime.mail.smtp import SmtpDelivery
 from realtime.push import Publisher
+from realtime.ratelimit import create_limiter
 from realtime.settings import Settings
 from realtime.sockets import bind_events, create_socket_server
 from realtime.state import AppState
@@ -26,11 +29,16 @@ log = logging.getLogger(__name__)
 def create_app(settings: Settings | None = None) -> Any:
     settings = settings or Settings()
     sio = create_socket_server(settings)
+    db = open_database(settings.database_url)
+    redis = aioredis.from_url(settings.redis_url) if settings.redis_url else None
+    smtp = SmtpDelivery(settings.smtp_url, settings.mail_from) if settings.smtp_url else None
     state = AppState(
         settings=settings,
-        db=open_database(settings.database_url),
+        db=db,
         publisher=Publisher(sio),
-        redis=aioredis.from_url(settings.redis_url) if settings.redis_url else None,
+        redis=redis,
+        mailer=Mailer(db, smtp),
+        limiter=create_limiter(redis, settings.redis_namespace),
     )
     bind_events(sio, state)
 
@@ -42,6 +50,7 @@ def create_app(settings: Settings | None = None) -> Any:
                 if await load_demo_data(session, today=datetime.now(UTC).date()):
                     log.info("loaded demo data into an empty database")
         yield
+        await state.mailer.drain()
         await state.db.engine.dispose()
         if state.redis is not None:
             await state.redis.aclose()

@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 class CallContext:
     state: AppState
     identity: Identity | None
+    client_ip: str | None = None
 
 
 Handler = Callable[[CallContext, Any], Awaitable[Any]]

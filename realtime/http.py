@@ -16,6 +16,7 @@ from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, res
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError
+from realtime.signin import SignedIn, confirm
 from realtime.state import AppState
 from storage.models import OutboxMail
 from storage.repo_users import Identity, create_session, get_or_create_user, revoke_session
@@ -41,8 +42,12 @@ async def identity_of(request: Request) -> Identity | None:
     return await resolve(state_of(request), token)
 
 
-async def read_data(request: Request) -> Any:
-    """The `data` of a `{"data": ...}` body, or INVALID_ARGUMENT."""
+def client_ip(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+async def read_object(request: Request) -> dict[str, Any]:
+    """A JSON object body of at most 64 KiB, or INVALID_ARGUMENT."""
     body = await request.body()
     if len(body) > MAX_MESSAGE_BYTES:
         raise FunctionError("INVALID_ARGUMENT", "The request is too large.")
@@ -50,7 +55,15 @@ async def read_data(request: Request) -> Any:
         parsed = json.loads(body)
     except ValueError:
         raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object.") from None
-    if not isinstance(parsed, dict) or "data" not in parsed:
+    if not isinstance(parsed, dict):
+        raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object.")
+    return parsed
+
+
+async def read_data(request: Request) -> Any:
+    """The `data` of a `{"data": ...}` body, or INVALID_ARGUMENT."""
+    parsed = await read_object(request)
+    if "data" not in parsed:
         raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object with data.")
     return parsed["data"]
 
@@ -58,7 +71,9 @@ async def read_data(request: Request) -> Any:
 async def call_function(request: Request) -> Response:
     try:
         data = await read_data(request)
-        context = CallContext(state_of(request), await identity_of(request))
+        context = CallContext(
+            state_of(request), await identity_of(request), client_ip=client_ip(request)
+        )
         result = await dispatch(context, request.path_params["name"], data)
     except FunctionError as exc:
         return error_response(exc)
@@ -70,12 +85,40 @@ async def auth_session(request: Request) -> Response:
     return JSONResponse({"data": who.to_wire() if who else None})
 
 
+def signed_in_response(state: AppState, signed_in: SignedIn) -> JSONResponse:
+    """The sign-in reply: the bearer token for scripts, an HttpOnly cookie for browsers."""
+    response = JSONResponse(
+        {"data": {"uid": signed_in.uid, "email": signed_in.email, "token": signed_in.token}}
+    )
+    response.set_cookie(
+        SESSION_COOKIE,
+        signed_in.token,
+        httponly=True,
+        samesite="lax",
+        secure=state.settings.public_url.startswith("https://"),
+        path="/",
+    )
+    return response
+
+
+async def auth_confirm(request: Request) -> Response:
+    state = state_of(request)
+    try:
+        body = await read_object(request)
+        signed_in = await confirm(state, email=body.get("email"), token=body.get("token"))
+    except FunctionError as exc:
+        return error_response(exc)
+    return signed_in_response(state, signed_in)
+
+
 async def sign_out(request: Request) -> Response:
-    """Revoke the caller's session (bearer token and cookie alike); idempotent."""
+    """Revoke the caller's session (bearer token and cookie alike) and close its sockets."""
+    state = state_of(request)
     who = await identity_of(request)
     if who is not None:
-        async with state_of(request).db.write() as session:
+        async with state.db.write() as session:
             await revoke_session(session, session_id=who.session_id, at=utcnow())
+        await state.publisher.end_session(who.session_id)
     response = JSONResponse({"data": {"signedOut": True}})
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
@@ -113,10 +156,11 @@ async def dev_token(request: Request) -> Response:
             raise FunctionError("INVALID_ARGUMENT", "Invalid email address.")
     except FunctionError as exc:
         return error_response(exc)
-    async with state_of(request).db.write() as session:
+    state = state_of(request)
+    async with state.db.write() as session:
         user = await get_or_create_user(session, email=email.strip().lower())
         token = await create_session(session, user_id=user.id)
-    return JSONResponse({"data": {"uid": user.id, "email": user.email, "token": token}})
+    return signed_in_response(state, SignedIn(uid=user.id, email=user.email, token=token))
 
 
 async def dev_outbox(request: Request) -> Response:
@@ -135,6 +179,7 @@ async def dev_outbox(request: Request) -> Response:
                     "text": m.text,
                     "links": m.links,
                     "sentAt": iso(m.sent_at),
+                    "delivery": m.delivery,
                 }
                 for m in mails
             ]
@@ -179,6 +224,7 @@ def routes(state: AppState) -> list[BaseRoute]:
     api: list[BaseRoute] = [
         Route("/functions/{name}", call_function, methods=["POST"]),
         Route("/auth/session", auth_session, methods=["GET"]),
+        Route("/auth/confirm", auth_confirm, methods=["POST"]),
         Route("/auth/sign-out", sign_out, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
     ]

@@ -16,6 +16,8 @@ from typing import Any
 import socketio
 
 SNAPSHOT_EVENT = "snapshot"
+SESSION_EVENT = "session"
+NAMESPACE = "/"
 # How many documents each node remembers the last delivered version of.
 VERSION_MEMORY = 100_000
 
@@ -47,8 +49,41 @@ def _snapshot_of(message: dict[str, Any]) -> dict[str, Any] | None:
     return first if isinstance(first, dict) else None
 
 
+def session_room(session_id: int) -> str:
+    """Every socket of a signed-in session is in this room."""
+    return f"session:{session_id}"
+
+
+def _ends_session(event: object, data: object, room: object) -> bool:
+    return (
+        event == SESSION_EVENT
+        and isinstance(room, str)
+        and room.startswith("session:")
+        and isinstance(data, dict)
+        and data.get("state") == "expired"
+    )
+
+
+async def _disconnect_room(manager: Any, room: str) -> None:
+    """Close this node's sockets in `room` (each node does so for its own)."""
+    for sid, _eio_sid in list(manager.get_participants(NAMESPACE, room)):
+        await manager.server.disconnect(sid, namespace=NAMESPACE, ignore_queue=True)
+
+
+class LocalManager(socketio.AsyncManager):  # type: ignore[misc]
+    """The in-process manager; closes a session's sockets once told it has expired."""
+
+    async def emit(
+        self, event: str, data: Any, namespace: str, room: Any = None, **kw: Any
+    ) -> None:
+        await super().emit(event, data, namespace, room=room, **kw)
+        if _ends_session(event, data, room):
+            await _disconnect_room(self, room)
+
+
 class OrderedRedisManager(socketio.AsyncRedisManager):  # type: ignore[misc]
-    """The Redis manager, refusing to deliver a snapshot older than one already delivered."""
+    """The Redis manager, refusing to deliver a snapshot older than one already delivered,
+    and closing a session's sockets on every node once told it has expired."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -61,6 +96,10 @@ class OrderedRedisManager(socketio.AsyncRedisManager):  # type: ignore[misc]
         ):
             return
         await super()._handle_emit(message)
+        data = message.get("data")
+        payload = data[0] if isinstance(data, list) and data else None
+        if _ends_session(message.get("event"), payload, message.get("room")):
+            await _disconnect_room(self, message["room"])
 
 
 class DocumentLocks:
@@ -97,3 +136,9 @@ class Publisher:
 
     async def push(self, snapshot: dict[str, Any]) -> None:
         await self.sio.emit(SNAPSHOT_EVENT, snapshot, room=snapshot["path"])
+
+    async def end_session(self, session_id: int) -> None:
+        """Tell every socket of a revoked session, on every node, then close them."""
+        await self.sio.emit(
+            SESSION_EVENT, {"state": "expired", "secondsLeft": 0}, room=session_room(session_id)
+        )

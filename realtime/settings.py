@@ -22,8 +22,9 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     database_url: str = f"sqlite+aiosqlite:///{ROOT / 'var' / 'app.db'}"
     redis_url: str | None = None
-    # Processes sharing REDIS_URL and this channel form one system.
-    socketio_channel: str = "socketio"
+    # Processes sharing REDIS_URL and this namespace form one system (Socket.IO channel,
+    # rate-limit keys); another namespace on the same Redis is another system.
+    redis_namespace: str = "gc"
     app_env: Literal["development", "test", "production"] = "development"
     public_url: str = "http://127.0.0.1:8000"
     secret_key: str = DEFAULT_SECRET
@@ -31,6 +32,17 @@ class Settings(BaseSettings):
     extra_origins: list[str] = []
     client_dist: Path = ROOT / "client" / "dist"
     load_demo_data: bool = True
+    # Mail: with SMTP_URL (smtp://user:password@host:port, smtps:// for implicit TLS) mails
+    # are sent; without it they are only logged and kept in the outbox (dev outbox).
+    smtp_url: str | None = None
+    mail_from: str = "Genetic Counseling Booking <no-reply@localhost>"
+    admin_email: str = "admin@localhost"
+    # Sign-in links: lifetime and request limits (per address and per client IP).
+    sign_in_link_ttl_seconds: int = 600
+    sign_in_links_per_address: int = 5
+    sign_in_links_per_ip: int = 30
+    rate_limit_window_seconds: int = 900
+    admin_reports_per_ip: int = 10
     log_level: str = "info"
 
     @model_validator(mode="after")

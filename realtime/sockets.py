@@ -15,7 +15,7 @@ from realtime.auth import resolve, socket_token
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError, internal_error
-from realtime.push import OrderedRedisManager
+from realtime.push import LocalManager, OrderedRedisManager, session_room
 from realtime.settings import Settings
 from realtime.state import AppState
 from storage.repo_users import Identity
@@ -29,11 +29,11 @@ REDIS_MAX_CONNECTIONS = 1000
 
 
 def create_socket_server(settings: Settings) -> socketio.AsyncServer:
-    manager = None
+    manager: socketio.AsyncManager = LocalManager()
     if settings.redis_url:
         manager = OrderedRedisManager(
             settings.redis_url,
-            channel=settings.socketio_channel,
+            channel=f"{settings.redis_namespace}:socketio",
             redis_options={"max_connections": REDIS_MAX_CONNECTIONS},
         )
     return socketio.AsyncServer(
@@ -57,6 +57,7 @@ def _payload(data: object) -> dict[str, Any]:
 
 def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
     identities: dict[str, Identity] = {}
+    addresses: dict[str, str | None] = {}
 
     def on(name: str) -> Callable[[Event], Event]:
         """Register an acked event with error mapping to the wire format."""
@@ -84,9 +85,12 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
         if who is None:
             raise socketio.exceptions.ConnectionRefusedError("unauthenticated")
         identities[sid] = who
+        addresses[sid] = environ.get("REMOTE_ADDR")
+        await sio.enter_room(sid, session_room(who.session_id))
 
     async def disconnect(sid: str, reason: object = None) -> None:
         identities.pop(sid, None)
+        addresses.pop(sid, None)
 
     sio.on("connect", connect)
     sio.on("disconnect", disconnect)
@@ -96,7 +100,8 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
         name = payload.get("name")
         if not isinstance(name, str) or "data" not in payload:
             raise FunctionError("INVALID_ARGUMENT", "A call needs a name and data.")
-        result = await dispatch(CallContext(state, who), name, payload["data"])
+        context = CallContext(state, who, client_ip=addresses.get(sid))
+        result = await dispatch(context, name, payload["data"])
         return {"data": result}
 
     @on("subscribe")
@@ -114,7 +119,7 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
     @on("unsubscribe")
     async def unsubscribe(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
         path = payload.get("path")
-        if isinstance(path, str) and path != sid:
+        if isinstance(path, str) and path != sid and not path.startswith("session:"):
             await sio.leave_room(sid, path)
         return {"ok": True}
 

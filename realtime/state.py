@@ -4,7 +4,9 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
+from realtime.mail.outbox import Mailer
 from realtime.push import Publisher
+from realtime.ratelimit import Limiter
 from realtime.settings import Settings
 from storage.db import Database
 
@@ -15,3 +17,5 @@ class AppState:
     db: Database
     publisher: Publisher
     redis: aioredis.Redis | None
+    mailer: Mailer
+    limiter: Limiter

@@ -171,3 +171,30 @@ class OutboxMail(SQLModel, table=True):
     sent_at: datetime = _ts()
     delivery: str = Field(default="logged", max_length=16)  # logged | queued | sent | failed
     attempts: int = 0
+
+
+class SignInLink(SQLModel, table=True):
+    """An e-mailed sign-in link: only the SHA-256 of its token is kept; used once."""
+
+    __tablename__ = "sign_in_links"
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    email: str = Field(max_length=320, index=True)
+    clinic_id: str | None = Field(default=None, max_length=64)
+    service_id: str | None = Field(default=None, max_length=64)
+    locale: str = Field(max_length=8)
+    created: datetime = _ts()
+    expires_at: datetime = _ts()
+    used_at: datetime | None = _ts(nullable=True)
+
+
+class AnalyticsEvent(SQLModel, table=True):
+    """First-party analytics: an event name and whitelisted, non-personal parameters."""
+
+    __tablename__ = "analytics_events"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=40, index=True)
+    params: dict[str, Any] = _json()
+    created: datetime = _ts()

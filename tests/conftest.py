@@ -12,7 +12,7 @@ from tests.support.databases import (
     REDIS_URL,
     create_postgres_database,
     drop_postgres_database,
-    redis_channel,
+    redis_namespace,
 )
 from tests.support.server import ServerProcess
 
@@ -47,7 +47,7 @@ def postgres_server(run_dir: Path, postgres_database: tuple[str, str]) -> Iterat
         env={
             "DATABASE_URL": postgres_database[1],
             "REDIS_URL": REDIS_URL,
-            "SOCKETIO_CHANNEL": redis_channel(),
+            "REDIS_NAMESPACE": redis_namespace(),
         },
         log_path=run_dir / "postgres-server.log",
     ).start()

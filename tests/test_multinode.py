@@ -11,7 +11,7 @@ from tests.support.databases import (
     REDIS_URL,
     create_postgres_database,
     drop_postgres_database,
-    redis_channel,
+    redis_namespace,
 )
 from tests.support.server import ServerProcess
 
@@ -22,7 +22,7 @@ async def two_nodes(
 ) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
     name, url = await create_postgres_database()
     logs = tmp_path_factory.mktemp("nodes")
-    env = {"DATABASE_URL": url, "REDIS_URL": REDIS_URL, "SOCKETIO_CHANNEL": redis_channel()}
+    env = {"DATABASE_URL": url, "REDIS_URL": REDIS_URL, "REDIS_NAMESPACE": redis_namespace()}
     # Started together: migrations and demo data must cope with a concurrent start.
     a = ServerProcess(env=env, log_path=logs / "a.log")
     b = ServerProcess(env=env, log_path=logs / "b.log")

@@ -1,5 +1,5 @@
 """Callable functions, one module per area. Importing this package registers them all."""
 
-from realtime.functions import appointment, catalog, unimplemented
+from realtime.functions import analytics, appointment, catalog, send_email, unimplemented
 
-__all__ = ["appointment", "catalog", "unimplemented"]
+__all__ = ["analytics", "appointment", "catalog", "send_email", "unimplemented"]

@@ -10,8 +10,6 @@ PENDING = (
     "appointment-hold",
     "appointment-consent",
     "appointment-cancel",
-    "sendEmail-authLink",
-    "sendEmail-admin",
     "sendEmail-counselor",
     "stripe-createCheckoutSession",
     "stripe-getSessionStatus",

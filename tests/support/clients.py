@@ -5,6 +5,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import socketio
@@ -96,3 +97,36 @@ async def connect(base_url: str, token: str | None, **options: Any) -> AsyncIter
         yield sock
     finally:
         await client.disconnect()
+
+
+async def outbox(base_url: str, to: str) -> list[dict[str, Any]]:
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        reply = await http.get("/dev/outbox", params={"to": to})
+    reply.raise_for_status()
+    mails: list[dict[str, Any]] = reply.json()["data"]
+    return mails
+
+
+def token_of(link: str) -> str:
+    query = parse_qs(urlsplit(link).query)
+    return query["token"][0]
+
+
+async def request_link(base_url: str, email: str, **extra: Any) -> str:
+    """Ask for a sign-in link and read it from the dev outbox; returns its token."""
+    status, body = await call_http(base_url, "sendEmail-authLink", {"email": email, **extra})
+    assert status == 200, body
+    mails = await outbox(base_url, email)
+    return token_of(mails[0]["links"][0])
+
+
+async def confirm_link(base_url: str, email: str, token: str) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        return await http.post("/auth/confirm", json={"email": email, "token": token})
+
+
+async def sign_in_by_link(base_url: str, email: str, **extra: Any) -> Account:
+    reply = await confirm_link(base_url, email, await request_link(base_url, email, **extra))
+    assert reply.status_code == 200, reply.text
+    data = reply.json()["data"]
+    return Account(uid=data["uid"], email=data["email"], token=data["token"])

@@ -49,6 +49,6 @@ async def set_connections_allowed(name: str, allowed: bool) -> None:
         await connection.close()
 
 
-def redis_channel() -> str:
-    """A Socket.IO channel of its own, so parallel runs sharing one Redis never mix."""
+def redis_namespace() -> str:
+    """A namespace of its own, so runs sharing one Redis never mix (channel, limits)."""
     return f"gc-test-{secrets.token_hex(4)}"

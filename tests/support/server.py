@@ -55,6 +55,9 @@ class ServerProcess:
             "APP_ENV": "test",
             "LOG_LEVEL": "warning",
             "PUBLIC_URL": f"http://127.0.0.1:{self.port}",
+            # Every test client comes from 127.0.0.1: per-IP limits are tested on their own.
+            "SIGN_IN_LINKS_PER_IP": "100000",
+            "ADMIN_REPORTS_PER_IP": "100000",
             **self.env,
             "PORT": str(self.port),
         }

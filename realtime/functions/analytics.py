@@ -1,0 +1,58 @@
+"""analytics-log: first-party analytics, stored without personal data.
+
+Only whitelisted events and parameters are kept; no uid, e-mail, IP or URL is stored, so an
+event cannot be tied back to a person or to their health data.
+"""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, RootModel
+
+from realtime.dispatch import CallContext, callable_function
+from realtime.functions.inputs import Input
+from realtime.ratelimit import enforce
+from storage.models import AnalyticsEvent
+from storage.types import utcnow
+
+EVENTS_PER_IP = 120
+
+
+class LoginParams(Input):
+    method: Literal["email-link-authentication"]
+    hostname: Annotated[str, Field(max_length=253, pattern=r"^[A-Za-z0-9.-]+$")]
+
+
+class ExceptionParams(Input):
+    description: Annotated[str, Field(max_length=500)]
+    fatal: bool = False
+
+
+class LoginEvent(Input):
+    name: Literal["login"]
+    params: LoginParams
+
+
+class ExceptionEvent(Input):
+    name: Literal["exception"]
+    params: ExceptionParams
+
+
+class AnalyticsLog(RootModel[Annotated[LoginEvent | ExceptionEvent, Field(discriminator="name")]]):
+    pass
+
+
+@callable_function("analytics-log", AnalyticsLog)
+async def analytics_log(context: CallContext, request: AnalyticsLog) -> dict[str, Any]:
+    event = request.root
+    state = context.state
+    await enforce(
+        state.limiter,
+        f"analytics:{context.client_ip or 'unknown'}",
+        limit=EVENTS_PER_IP,
+        window_seconds=state.settings.rate_limit_window_seconds,
+    )
+    async with state.db.write() as session:
+        session.add(
+            AnalyticsEvent(name=event.name, params=event.params.model_dump(), created=utcnow())
+        )
+    return {"logged": True}

@@ -1,0 +1,70 @@
+"""SMTP delivery with aiosmtplib, retried with backoff."""
+
+import asyncio
+import logging
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from urllib.parse import unquote, urlsplit
+
+import aiosmtplib
+
+from storage.models import OutboxMail
+
+log = logging.getLogger(__name__)
+
+ATTEMPTS = 4
+FIRST_BACKOFF_SECONDS = 0.5
+SMTP_TIMEOUT_SECONDS = 15
+
+
+class SmtpDelivery:
+    """Delivers outbox rows to the server of SMTP_URL (smtp:// or smtps://)."""
+
+    def __init__(self, url: str, sender: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtps"):
+            raise ValueError("SMTP_URL must start with smtp:// or smtps://")
+        self.hostname = parts.hostname or "localhost"
+        self.port = parts.port or (465 if parts.scheme == "smtps" else 25)
+        self.use_tls = parts.scheme == "smtps"
+        self.username = unquote(parts.username) if parts.username else None
+        self.password = unquote(parts.password) if parts.password else None
+        self.sender = sender
+
+    def message(self, mail: OutboxMail) -> EmailMessage:
+        message = EmailMessage()
+        message["From"] = self.sender
+        message["To"] = mail.to
+        message["Subject"] = mail.subject
+        message["Date"] = format_datetime(mail.sent_at)
+        message["Message-ID"] = make_msgid(domain=self.hostname)
+        message.set_content(mail.text)
+        if mail.html:
+            message.add_alternative(mail.html, subtype="html")
+        return message
+
+    async def send(self, mail: OutboxMail) -> None:
+        await aiosmtplib.send(
+            self.message(mail),
+            hostname=self.hostname,
+            port=self.port,
+            username=self.username,
+            password=self.password,
+            use_tls=self.use_tls,
+            start_tls=None if not self.use_tls else False,
+            timeout=SMTP_TIMEOUT_SECONDS,
+        )
+
+    async def send_with_retries(self, mail: OutboxMail) -> tuple[int, bool]:
+        """Try a few times with growing pauses; returns (attempts made, sent?)."""
+        delay = FIRST_BACKOFF_SECONDS
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                await self.send(mail)
+                return attempt, True
+            except (aiosmtplib.SMTPException, OSError) as exc:
+                log.warning("SMTP attempt %s for outbox #%s failed: %s", attempt, mail.id, exc)
+                if attempt < ATTEMPTS:
+                    await asyncio.sleep(delay)
+                    delay *= 2
+        return ATTEMPTS, False

@@ -1,0 +1,130 @@
+"""Sign-in by e-mail link (PROTOCOL section 2).
+
+- A link's token is random, stored only as its SHA-256, used once, and expires after
+  SIGN_IN_LINK_TTL_SECONDS (10 minutes).
+- Opening the link (a GET, as mail scanners do) loads the client and consumes nothing; only
+  POST /auth/confirm with the matching address uses it.
+- Asking for a link gives the same answer for every well-formed address, and is limited per
+  address and per client IP.
+"""
+
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from urllib.parse import urlencode
+
+from realtime.errors import FunctionError
+from realtime.mail.render import render
+from realtime.ratelimit import enforce
+from realtime.state import AppState
+from storage.repo_catalog import clinic_offers, get_clinic
+from storage.repo_signin import add_link, link_for_update
+from storage.repo_users import create_session, get_or_create_user
+from storage.types import utcnow
+
+EMAIL_PATTERN = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$")
+MAX_EMAIL_LENGTH = 254
+INVALID_EMAIL = "Invalid email address."
+LINK_INVALID = "The authentication link is no longer valid. Please start a new session."
+
+
+def normalize_email(value: object) -> str:
+    """The address as stored and compared: trimmed and lower-cased, or INVALID_ARGUMENT."""
+    if not isinstance(value, str):
+        raise FunctionError("INVALID_ARGUMENT", INVALID_EMAIL, {"fields": {"email": INVALID_EMAIL}})
+    email = value.strip().lower()
+    if len(email) > MAX_EMAIL_LENGTH or not EMAIL_PATTERN.match(email):
+        raise FunctionError("INVALID_ARGUMENT", INVALID_EMAIL, {"fields": {"email": INVALID_EMAIL}})
+    return email
+
+
+def link_invalid() -> FunctionError:
+    return FunctionError("INVALID_ARGUMENT", LINK_INVALID, {"reason": "link-invalid"})
+
+
+async def request_link(
+    state: AppState,
+    *,
+    email: str,
+    locale: str,
+    clinic_id: str | None,
+    service_id: str | None,
+    client_ip: str | None,
+) -> None:
+    settings = state.settings
+    window = settings.rate_limit_window_seconds
+    if client_ip:
+        await enforce(
+            state.limiter,
+            f"link-ip:{client_ip}",
+            limit=settings.sign_in_links_per_ip,
+            window_seconds=window,
+        )
+    await enforce(
+        state.limiter,
+        f"link-address:{email}",
+        limit=settings.sign_in_links_per_address,
+        window_seconds=window,
+    )
+    token = secrets.token_urlsafe(32)
+    link = f"{settings.public_url.rstrip('/')}/login-confirmation?{urlencode({'token': token})}"
+    now = utcnow()
+    async with state.db.write() as session:
+        if clinic_id is not None:
+            clinic = await get_clinic(session, clinic_id=clinic_id)
+            if clinic is None:
+                raise FunctionError("NOT_FOUND", "No such clinic.")
+            if service_id is not None:
+                service_id = clinic.service_aliases.get(service_id, service_id)
+                if not await clinic_offers(session, clinic_id=clinic_id, service_id=service_id):
+                    raise FunctionError("NOT_FOUND", "The clinic does not offer this service.")
+        await add_link(
+            session,
+            token=token,
+            email=email,
+            locale=locale,
+            clinic_id=clinic_id,
+            service_id=service_id,
+            created=now,
+            expires_at=now + timedelta(seconds=settings.sign_in_link_ttl_seconds),
+        )
+        minutes = max(1, settings.sign_in_link_ttl_seconds // 60)
+        queued = await state.mailer.queue(
+            session,
+            to=email,
+            mail=render("auth_link", locale, link=link, minutes=minutes),
+            links=[link],
+        )
+    state.mailer.deliver(queued)
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    uid: str
+    email: str
+    token: str
+
+
+async def confirm(state: AppState, *, email: object, token: object) -> SignedIn:
+    """Use a link once: the address must match, the link be unused and unexpired."""
+    if not isinstance(token, str) or not 20 <= len(token) <= 128:
+        raise link_invalid()
+    address = normalize_email(email)
+    async with state.db.write() as session:
+        link = await link_for_update(session, token=token)
+        now = utcnow()
+        if link is None or link.used_at is not None or link.expires_at <= now:
+            raise link_invalid()
+        if link.email != address:
+            # Not used up: the right person can still open it.
+            raise link_invalid()
+        link.used_at = now
+        user = await get_or_create_user(
+            session,
+            email=address,
+            entry_clinic_id=link.clinic_id,
+            entry_service_id=link.service_id,
+        )
+        bearer = await create_session(session, user_id=user.id)
+    return SignedIn(uid=user.id, email=user.email, token=bearer)
