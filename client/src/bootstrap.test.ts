@@ -16,7 +16,7 @@ describe('startApp', () => {
       if (url === '/auth/session') {
         return jsonResponse({ data: token ? { uid: 'u1', email: 'a@example.com', role: null, clinicId: null } : null });
       }
-      if (url === '/dev/token') return jsonResponse({ data: { uid: 'u1', email: 'a@example.com', token: 't1' } });
+      if (url === '/auth/confirm') return jsonResponse({ data: { uid: 'u1', email: 'a@example.com', token: 't1' } });
       return jsonResponse({ data: null });
     });
     const auth = new AuthClient({ fetch, getToken: () => token, setToken: (t) => (token = t) });
@@ -34,7 +34,7 @@ describe('startApp', () => {
     expect(mount).toHaveBeenCalledTimes(1);
     expect(states).toEqual([null]);
 
-    await auth.signInWithDevToken('a@example.com');
+    await auth.confirmEmailLink('a@example.com', 'link-token');
     await auth.signOut();
     expect(states).toEqual([null, 'u1', null]);
     expect(mount).toHaveBeenCalledTimes(1);

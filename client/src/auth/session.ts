@@ -2,11 +2,12 @@
  * The authentication state of the app, with Firebase's onAuthStateChanged semantics: the first
  * resolution of the session fires the first change; later sign-ins and sign-outs fire again.
  *
- * Server endpoints: GET /auth/session -> {"data": {uid, email, role, clinicId} | null}
- * (cookie or bearer), POST /auth/sign-out (PROTOCOL.md section 2), and, until e-mail-link
- * sign-in lands, the development-only POST /dev/token {"data": {"email"}} ->
- * {"data": {uid, email, token}}.
+ * Server endpoints (PROTOCOL.md section 2): GET /auth/session -> {"data": {uid, email, role,
+ * clinicId} | null} (cookie or bearer); POST /auth/confirm {email, token} -> {"data": {uid,
+ * email, token}} plus the HttpOnly session cookie; POST /auth/sign-out.
  */
+import { codeForHttpStatus } from '../contract';
+import { errorFromWire, FunctionsError } from '../realtime/errors';
 import type { AuthUser } from '../store/types';
 import { getToken as readToken, setToken as writeToken } from './token';
 
@@ -77,19 +78,33 @@ export class AuthClient {
     return this.starting;
   }
 
-  /** Development and test mode only: signs in by e-mail address without a link. */
-  async signInWithDevToken(email: string): Promise<AuthUser> {
-    const response = await this.deps.fetch('/dev/token', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ data: { email } }),
-      credentials: 'include',
-    });
-    const body: unknown = await response.json().catch(() => null);
-    const data = isRecord(body) && isRecord(body.data) ? body.data : null;
-    if (!response.ok || !data || typeof data.token !== 'string' || typeof data.uid !== 'string') {
-      throw new Error(`Development sign-in failed (HTTP ${String(response.status)})`);
+  /**
+   * Signs in with the token of an e-mail link and the address it was sent to. Rejects with a
+   * FunctionsError: `invalid-argument` with details.reason "link-invalid" for a used, expired
+   * or mismatched link.
+   */
+  async confirmEmailLink(email: string, linkToken: string): Promise<AuthUser> {
+    let response: Response;
+    try {
+      response = await this.deps.fetch('/auth/confirm', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email, token: linkToken }),
+        credentials: 'include',
+      });
+    } catch {
+      throw new FunctionsError('unavailable', 'Network request failed.');
     }
+    const body: unknown = await response.json().catch(() => null);
+    if (!response.ok) {
+      const code = codeForHttpStatus(response.status);
+      throw errorFromWire(body, response.status) ?? new FunctionsError(code, code);
+    }
+    const data = isRecord(body) && isRecord(body.data) ? body.data : null;
+    if (!data || typeof data.uid !== 'string' || typeof data.token !== 'string') {
+      throw new FunctionsError('internal', 'Response is missing data field.');
+    }
+    // The cookie keeps the session; the bearer serves this page where cookies are blocked.
     this.deps.setToken(data.token);
     const user = (await this.fetchSession()) ?? {
       uid: data.uid,
@@ -102,10 +117,14 @@ export class AuthClient {
     return user;
   }
 
-  /** Revokes the session on the server (best effort) and signs out here in any case. */
+  /**
+   * Signs out here at once (listeners reset the store and close the socket), then revokes the
+   * session on the server, best effort: its cookie and bearer alike.
+   */
   async signOut(): Promise<void> {
     const token = this.deps.getToken();
     this.deps.setToken(null);
+    this.publish(null);
     try {
       await this.deps.fetch('/auth/sign-out', {
         method: 'POST',
@@ -115,7 +134,6 @@ export class AuthClient {
     } catch (error) {
       this.deps.warn?.('Sign-out could not reach the server', error);
     }
-    this.publish(null);
   }
 
   private async fetchSession(): Promise<AuthUser | null> {

@@ -1,6 +1,11 @@
 /**
- * The bearer token of the session, kept in memory and in sessionStorage (so a reload keeps the
- * session in this tab). A later issue moves to the HttpOnly cookie alone.
+ * The bearer token of the session, when the app knows one.
+ *
+ * E-mail-link sign-in sets the HttpOnly session cookie, which is what keeps a person signed in;
+ * its bearer token is kept in memory only (it still serves this page where cookies are
+ * blocked), never in storage a script could read later. A token found in
+ * sessionStorage['genecounsel.authToken'] is used too: browser tests and tools sign in with
+ * POST /dev/token and put its token there.
  */
 export const TOKEN_STORAGE_KEY = 'genecounsel.authToken';
 
@@ -24,12 +29,13 @@ export function getToken(): string | null {
   return memoryToken;
 }
 
-export function setToken(token: string | null): void {
+/** Sets (or with null forgets) the token; `persist` also keeps it in sessionStorage. */
+export function setToken(token: string | null, persist = false): void {
   loaded = true;
   memoryToken = token;
   try {
-    if (token === null) storage()?.removeItem(TOKEN_STORAGE_KEY);
-    else storage()?.setItem(TOKEN_STORAGE_KEY, token);
+    if (token !== null && persist) storage()?.setItem(TOKEN_STORAGE_KEY, token);
+    else storage()?.removeItem(TOKEN_STORAGE_KEY);
   } catch {
     // Quota or disabled storage: the in-memory token still serves this page.
   }

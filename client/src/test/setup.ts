@@ -7,4 +7,5 @@ window.scrollTo = vi.fn();
 afterEach(() => {
   cleanup();
   sessionStorage.clear();
+  localStorage.clear();
 });

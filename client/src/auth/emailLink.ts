@@ -1,0 +1,76 @@
+/**
+ * What this device remembers between asking for a sign-in link and opening it (like
+ * Firebase's `emailForSignIn`): the address, so the link opened on the same device signs in
+ * at once, and the clinic and service it was asked for, so a new link can be asked for the
+ * same booking. Removed once the link has signed the person in.
+ */
+import { FunctionsError } from '../realtime/errors';
+
+export const EMAIL_FOR_SIGN_IN_KEY = 'genecounsel.emailForSignIn';
+export const SIGN_IN_ENTRY_KEY = 'genecounsel.signInEntry';
+
+/** The clinic and service a link was asked for (login screen route or query). */
+export interface SignInEntry {
+  clinicId?: string;
+  serviceId?: string;
+}
+
+function storage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function rememberEmailForSignIn(email: string, entry: SignInEntry): void {
+  try {
+    storage()?.setItem(EMAIL_FOR_SIGN_IN_KEY, email);
+    storage()?.setItem(SIGN_IN_ENTRY_KEY, JSON.stringify(entry));
+  } catch {
+    // Without storage the confirmation step asks for the address again.
+  }
+}
+
+export function emailForSignIn(): string | null {
+  try {
+    const email = storage()?.getItem(EMAIL_FOR_SIGN_IN_KEY) ?? '';
+    return email === '' ? null : email;
+  } catch {
+    return null;
+  }
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+export function signInEntry(): SignInEntry {
+  try {
+    const parsed: unknown = JSON.parse(storage()?.getItem(SIGN_IN_ENTRY_KEY) ?? '{}');
+    if (typeof parsed !== 'object' || parsed === null) return {};
+    const record = parsed as Record<string, unknown>;
+    const entry: SignInEntry = {};
+    const clinicId = text(record.clinicId);
+    const serviceId = text(record.serviceId);
+    if (clinicId !== undefined) entry.clinicId = clinicId;
+    if (serviceId !== undefined) entry.serviceId = serviceId;
+    return entry;
+  } catch {
+    return {};
+  }
+}
+
+export function forgetEmailForSignIn(): void {
+  try {
+    storage()?.removeItem(EMAIL_FOR_SIGN_IN_KEY);
+    storage()?.removeItem(SIGN_IN_ENTRY_KEY);
+  } catch {
+    // Nothing to forget.
+  }
+}
+
+/** POST /auth/confirm refused the link: used, expired, or opened with another address. */
+export function isLinkInvalid(error: unknown): boolean {
+  if (!(error instanceof FunctionsError) || error.code !== 'invalid-argument') return false;
+  const { details } = error;
+  return typeof details === 'object' && details !== null && (details as { reason?: unknown }).reason === 'link-invalid';
+}
