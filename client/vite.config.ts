@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 /** The repository root: the client imports realtime/contract.json from there. */
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** The app's version (client/package.json), written to the user record as `version`. */
+const appVersion = (JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Where the Python server listens in development (PROTOCOL.md section 7, PORT 8000). */
 const apiTarget = 'http://127.0.0.1:8000';
@@ -13,6 +17,7 @@ export default defineConfig({
   // The Python server serves client/dist with an SPA fallback: assets must be absolute.
   base: '/',
   plugins: [react()],
+  define: { __APP_VERSION__: JSON.stringify(appVersion) },
   server: {
     fs: { allow: [repoRoot] },
     proxy: {

@@ -5,11 +5,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { analytics, installErrorReporting } from './analytics';
+import { appVersion } from './appVersion';
 import { auth } from './auth/session';
 import { installPreloadErrorHandler, startApp } from './bootstrap';
 import { bindLocale, createI18n } from './i18n';
+import { bindAfterSignIn } from './realtime/afterSignIn';
 import { bindRealtime } from './realtime/bindings';
-import { realtime } from './realtime';
+import { callFunction, realtime } from './realtime';
 import { createAppRouter } from './router';
 import { useAppStore } from './store';
 import './styles.css';
@@ -32,10 +35,24 @@ installPreloadErrorHandler(window, {
   storage: sessionStorageOrNull(),
 });
 
+installErrorReporting(window, analytics);
+
 const i18n = createI18n(useAppStore.getState().locale);
 bindLocale(i18n, useAppStore);
 bindRealtime(realtime, useAppStore);
 const router = createAppRouter();
+bindAfterSignIn({
+  store: useAppStore,
+  realtime,
+  call: callFunction,
+  signOut: () => auth.signOut(),
+  goToLogin: () => {
+    void router.navigate('/', { replace: true });
+  },
+  userAgent: navigator.userAgent,
+  appVersion,
+  route: () => window.location.pathname,
+});
 
 startApp({
   onAuthStateChanged: (listener) => auth.onAuthStateChanged(listener),

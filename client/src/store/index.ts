@@ -42,4 +42,4 @@ export function startupLocale(win?: Pick<Window, 'location' | 'navigator'>): Loc
 /** The app's store. */
 export const useAppStore: AppStore = createAppStore(startupLocale());
 
-export type { AuthUser, DocumentsState, HeldDocument, Snapshot, StoreData } from './types';
+export type { AuthUser, DocumentsState, HeldDocument, LoginNotice, Snapshot, StoreData } from './types';

@@ -9,6 +9,7 @@ export const selectUserDocument = (state: AppState) => state.documents.user;
 export const selectAppointment = (state: AppState) => state.documents.appointment;
 export const selectClinic = (state: AppState) => state.documents.clinic;
 export const selectService = (state: AppState) => state.documents.service;
+export const selectLoginNotice = (state: AppState) => state.loginNotice;
 
 /** The open appointment's id from the user record, when there is one. */
 export const selectAppointmentId = (state: AppState): string | null => {

@@ -8,6 +8,7 @@ import {
   selectClinic,
   selectIsSignedIn,
   selectLocale,
+  selectLoginNotice,
   selectService,
   selectUserDocument,
 } from './selectors';
@@ -101,6 +102,7 @@ describe('reset (sign-out)', () => {
     store.getState().receiveSnapshot({ path: 'users/u1', exists: true, data: { locale: 'en', appointmentId: 'a1' }, version: 3 });
     store.getState().receiveSnapshot({ path: 'appointments/a1', exists: true, data: {}, version: 8 });
     store.getState().setReadDocument('clinic', 'c', {});
+    store.getState().setLoginNotice('sessionEnded');
     expect(selectLocale(store.getState())).toBe('en');
 
     store.getState().reset();
@@ -109,6 +111,7 @@ describe('reset (sign-out)', () => {
     expect(after.session).toEqual(initial.session);
     expect(after.documents).toEqual(initial.documents);
     expect(after.locale).toBe('ja');
+    expect(selectLoginNotice(after)).toBeNull();
     // A new sign-in starts from scratch: version 1 of the appointment is taken again.
     store.getState().setAuthUser(alice);
     store.getState().receiveSnapshot({ path: 'appointments/a1', exists: true, data: { n: 1 }, version: 1 });

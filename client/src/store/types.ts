@@ -35,9 +35,16 @@ export type DocumentSlot = 'appointment' | 'clinic' | 'service' | 'user';
 
 export type DocumentsState = Record<DocumentSlot, HeldDocument | null>;
 
+/**
+ * Why the person was sent back to the login screen, shown there once: the appointment could
+ * not be created (spec section 4), or the server ended the session (expired or revoked).
+ */
+export type LoginNotice = 'appointmentFailed' | 'sessionEnded';
+
 /** Everything the store holds, without its actions. */
 export interface StoreData {
   session: SessionState;
   documents: DocumentsState;
   locale: Locale;
+  loginNotice: LoginNotice | null;
 }
