@@ -1,0 +1,1 @@
+"""Operational tooling around the realtime server (benchmarks, load generators)."""
