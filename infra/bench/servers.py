@@ -1,0 +1,260 @@
+"""Servers under test as real subprocesses: start, wait ready, measure, stop.
+
+Every process is started in its own session (its own process group) and ended by PID
+and process group: SIGTERM, a bounded wait, then SIGKILL.
+"""
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = "127.0.0.1"
+READY_TIMEOUT_SECONDS = 60.0
+STOP_TIMEOUT_SECONDS = 10.0
+_PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+# Server kinds: (module run with `python -m`, uses Redis)
+KINDS: dict[str, tuple[str, bool]] = {
+    "floor": ("infra.bench.bare_server", False),
+    "ours": ("realtime", False),
+    "floor+redis": ("infra.bench.bare_server", True),
+    "ours+redis": ("realtime", True),
+}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def affinity(cpus: set[int] | None) -> Iterator[None]:
+    """Run the block (a fork) with this thread bound to `cpus`; children inherit it."""
+    if not cpus:
+        yield
+        return
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, cpus)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
+def process_tree(pid: int) -> list[int]:
+    """`pid` and its descendants (from /proc/*/stat parent links)."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
+        parents.setdefault(ppid, []).append(int(entry))
+    tree, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        tree.append(current)
+        todo.extend(parents.get(current, []))
+    return tree
+
+
+def rss_kib(pid: int) -> int:
+    """VmRSS of `pid` plus its descendants, in KiB."""
+    total = 0
+    for member in process_tree(pid):
+        try:
+            status = Path(f"/proc/{member}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of `pid` and its descendants."""
+    ticks = 0
+    for member in process_tree(pid):
+        try:
+            stat = Path(f"/proc/{member}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / _TICKS
+
+
+def system_busy_seconds() -> float:
+    """CPU time the whole machine spent busy (all CPUs, /proc/stat), in seconds."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    # guest time is already included in user time
+    return (sum(fields[:8]) - idle) / _TICKS
+
+
+def stop_process(popen: "subprocess.Popen[bytes]") -> None:
+    """SIGTERM the process group, wait, then SIGKILL it; never a broad kill."""
+    if popen.poll() is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(popen.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            popen.wait(STOP_TIMEOUT_SECONDS)
+    # The group may outlive its leader (children); kill what is left of it.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(popen.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        popen.wait(STOP_TIMEOUT_SECONDS)
+
+
+@dataclass
+class Managed:
+    """A started subprocess with its log file."""
+
+    name: str
+    popen: "subprocess.Popen[bytes]"
+    log_path: Path
+    port: int
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        stop_process(self.popen)
+
+    def signal(self, signum: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signum)
+
+
+def start(
+    name: str,
+    command: list[str],
+    env: dict[str, str],
+    log_path: Path,
+    port: int,
+    cpus: set[int] | None,
+) -> Managed:
+    with log_path.open("wb") as log, affinity(cpus):
+        popen = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return Managed(name, popen, log_path, port)
+
+
+def start_server(
+    kind: str,
+    workdir: Path,
+    redis_url: str | None,
+    cpus: set[int] | None,
+    profile_out: Path | None = None,
+) -> Managed:
+    """Start a server of `kind` on a free port with a fresh SQLite file (not yet ready)."""
+    module, uses_redis = KINDS[kind]
+    port = free_port()
+    tag = kind.replace("+", "-")
+    database = workdir / f"bench-{tag}-{port}.db"
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("REDIS_URL", "DATABASE_URL", "PORT", "BENCH_PROFILE_OUT")
+    }
+    env.update(
+        PORT=str(port),
+        APP_ENV="test",
+        DATABASE_URL=f"sqlite+aiosqlite:///{database}",
+        LOG_LEVEL="warning",
+        PYTHONUNBUFFERED="1",
+    )
+    if uses_redis:
+        if not redis_url:
+            raise RuntimeError(f"{kind} needs a Redis URL")
+        env["REDIS_URL"] = redis_url
+    command = [sys.executable, "-m", module]
+    if profile_out is not None:
+        env["BENCH_PROFILE_OUT"] = str(profile_out)
+        command = [sys.executable, "-m", "infra.bench.profiled", module]
+    return start(kind, command, env, workdir / f"server-{tag}-{port}.log", port, cpus)
+
+
+async def wait_ready(server: Managed, http: httpx.AsyncClient) -> None:
+    """Poll GET /healthz until 200; fail early if the process exits."""
+    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+    url = f"http://{HOST}:{server.port}/healthz"
+    while time.monotonic() < deadline:
+        if server.popen.poll() is not None:
+            raise RuntimeError(f"{server.name} exited early:\n{server.log_tail()}")
+        try:
+            reply = await http.get(url, timeout=2.0)
+            if reply.status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"{server.name} not ready in {READY_TIMEOUT_SECONDS:.0f} s")
+
+
+def start_redis(workdir: Path, cpus: set[int] | None) -> tuple[Managed, str]:
+    """A private, non-persistent redis-server on a free port, so that no other user's
+    pub/sub traffic shares the channel our servers broadcast on."""
+    port = free_port()
+    command = [
+        "redis-server",
+        "--port",
+        str(port),
+        "--bind",
+        HOST,
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--protected-mode",
+        "no",
+        "--dir",
+        str(workdir),
+        "--maxclients",
+        "10000",
+    ]
+    managed = start("redis", command, dict(os.environ), workdir / "redis.log", port, cpus)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if managed.popen.poll() is not None:
+            raise RuntimeError(f"redis-server exited:\n{managed.log_tail()}")
+        with contextlib.suppress(OSError), socket.create_connection((HOST, port), 0.5) as probe:
+            probe.sendall(b"PING\r\n")
+            if probe.recv(16).startswith(b"+PONG"):
+                return managed, f"redis://{HOST}:{port}/0"
+        time.sleep(0.05)
+    managed.stop()
+    raise RuntimeError("redis-server did not answer PING")
