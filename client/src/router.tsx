@@ -72,6 +72,7 @@ export const routes: RouteObject[] = [
           { path: 'contact', lazy: screen(() => import('./routes/Contact')) },
           { path: 'contact-confirmation', lazy: screen(() => import('./routes/ContactConfirmation')) },
           { path: 'downloads/:clinicId/:docId/:locale', lazy: screen(() => import('./routes/Downloads')) },
+          { path: 'faq', lazy: screen(() => import('./routes/Faq')) },
           { path: 'error', lazy: screen(() => import('./routes/SystemError')) },
           { path: 'privacy', lazy: screen(() => import('./routes/Privacy')) },
           { path: 'terms', lazy: screen(() => import('./routes/Terms')) },

@@ -1,11 +1,16 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 
-/** Every navigation to another page starts at its top (spec section 2). */
+/**
+ * Every navigation to another page starts at its top (spec section 2), or at the element a
+ * `#hash` names (e.g. /faq#receiving-email).
+ */
 export function ScrollToTop() {
-  const { pathname } = useLocation();
+  const { pathname, hash } = useLocation();
   useEffect(() => {
-    window.scrollTo(0, 0);
-  }, [pathname]);
+    const target = hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    if (target) target.scrollIntoView();
+    else window.scrollTo(0, 0);
+  }, [pathname, hash]);
   return null;
 }
