@@ -1,7 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { nextPathAfterSignIn } from './components/RequireAuth';
+import { fakeServer } from './test/fakeServer';
 import { alice, renderApp } from './test/renderApp';
 import { useAppStore } from './store';
 
@@ -10,6 +11,9 @@ function open(...args: Parameters<typeof renderApp>) {
   view = renderApp(...args);
   return view;
 }
+beforeEach(() => {
+  fakeServer(); // screens that read from the server get a 404 instead of reaching the network
+});
 afterEach(() => {
   view?.unmount();
   view = undefined;
@@ -110,6 +114,7 @@ describe('every route of the spec', () => {
     ['/contact?id=a1&name=Hanako&email=h%40example.com', 'Contact us'],
     ['/contact-confirmation', 'Message sent'],
     ['/downloads/demo-clinic/doc-1/ja', 'Downloads'],
+    ['/faq', 'Frequently asked questions'],
     ['/error', 'System error'],
     ['/privacy', 'Privacy policy'],
     ['/terms', 'Terms of service'],

@@ -18,16 +18,24 @@ export function useDocumentTitle(title: string): void {
   }, [title, appName]);
 }
 
-/** A screen whose content a later issue builds: its translated title and purpose. */
-export function ScreenPlaceholder({ screen, children }: { screen: PlaceholderScreen; children?: ReactNode }) {
-  const { t } = useTranslation('routes');
-  const title = t(`${screen}.title`);
+/** A screen: its `<h1>` title (also the document title), a one-line purpose, its content. */
+export function Screen({ title, lead, children }: { title: string; lead?: ReactNode; children?: ReactNode }) {
   useDocumentTitle(title);
   return (
     <section className="screen" aria-labelledby="screen-title">
       <h1 id="screen-title">{title}</h1>
-      <p className="lead">{t(`${screen}.description`)}</p>
+      {lead !== undefined && <p className="lead">{lead}</p>}
       {children}
     </section>
+  );
+}
+
+/** A screen titled and described by its `routes` entry (content of later issues below). */
+export function ScreenPlaceholder({ screen, children }: { screen: PlaceholderScreen; children?: ReactNode }) {
+  const { t } = useTranslation('routes');
+  return (
+    <Screen title={t(`${screen}.title`)} lead={t(`${screen}.description`)}>
+      {children}
+    </Screen>
   );
 }

@@ -1,8 +1,72 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { Loading } from '../components/Loading';
 import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { entryFromQuery, SignInPanel } from '../components/SignInPanel';
 import { useQueryLocale } from '../i18n/useQueryLocale';
+import { callFunction, FunctionsError } from '../realtime';
+import { useAppStore } from '../store';
+import { selectLocale } from '../store/selectors';
 
-/** `/c/:clinicId` (query locale): sign in for a specific clinic. Form: a later issue. */
+type ClinicLookup =
+  | { id: string; status: 'found'; name: Partial<Record<string, string>> }
+  | { id: string; status: 'missing' | 'unreadable' };
+
+function nameOf(data: unknown): Partial<Record<string, string>> {
+  const name = typeof data === 'object' && data !== null ? (data as { name?: unknown }).name : undefined;
+  if (typeof name !== 'object' || name === null) return {};
+  return Object.fromEntries(Object.entries(name).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
+/** `/c/:clinicId` (query locale, serviceId): sign in to book with this clinic, named by clinic-read. */
 export default function ClinicLogin() {
   useQueryLocale();
-  return <ScreenPlaceholder screen="clinicLogin" />;
+  const { t } = useTranslation(['common', 'routes', 'errors']);
+  const { clinicId = '' } = useParams();
+  const [search] = useSearchParams();
+  const locale = useAppStore(selectLocale);
+  const [lookup, setLookup] = useState<ClinicLookup | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    callFunction('clinic-read', { id: clinicId }).then(
+      (data) => {
+        if (current) setLookup({ id: clinicId, status: 'found', name: nameOf(data) });
+      },
+      (error: unknown) => {
+        const missing = error instanceof FunctionsError && (error.code === 'not-found' || error.code === 'invalid-argument');
+        if (current) setLookup({ id: clinicId, status: missing ? 'missing' : 'unreadable' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [clinicId]);
+
+  const loaded = lookup?.id === clinicId ? lookup : null;
+  let content;
+  if (loaded === null) {
+    content = <Loading />;
+  } else if (loaded.status === 'missing') {
+    content = (
+      <>
+        <p role="alert" className="error-text">
+          {t('errors:clinicNotFound')}
+        </p>
+        <p>
+          <Link to="/">{t('backHome')}</Link>
+        </p>
+      </>
+    );
+  } else {
+    const name = loaded.status === 'found' ? (loaded.name[locale] ?? loaded.name.ja) : undefined;
+    content = (
+      <>
+        {name !== undefined && <p className="clinic-name">{t('routes:clinicLogin.bookingWith', { name })}</p>}
+        <SignInPanel entry={entryFromQuery(search, clinicId)} />
+      </>
+    );
+  }
+  return <ScreenPlaceholder screen="clinicLogin">{content}</ScreenPlaceholder>;
 }

@@ -1,8 +1,15 @@
+import { useSearchParams } from 'react-router';
 import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { entryFromQuery, SignInPanel } from '../components/SignInPanel';
 import { useQueryLocale } from '../i18n/useQueryLocale';
 
-/** `/` (query locale, clinicId, serviceId, next): sign in by e-mail link. Form: a later issue. */
+/** `/` (query locale, clinicId, serviceId, next): ask for a sign-in link by e-mail. */
 export default function Login() {
   useQueryLocale();
-  return <ScreenPlaceholder screen="login" />;
+  const [search] = useSearchParams();
+  return (
+    <ScreenPlaceholder screen="login">
+      <SignInPanel entry={entryFromQuery(search)} />
+    </ScreenPlaceholder>
+  );
 }

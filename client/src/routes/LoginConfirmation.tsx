@@ -1,6 +1,140 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { analytics } from '../analytics';
+import { emailForSignIn, forgetEmailForSignIn, isLinkInvalid, signInEntry } from '../auth/emailLink';
+import { auth } from '../auth/session';
+import { CheckInbox } from '../components/CheckInbox';
+import { EmailForm } from '../components/EmailForm';
+import { nextPathAfterSignIn } from '../components/RequireAuth';
 import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useSignInLink } from '../components/useSignInLink';
+import { errorMessageKey } from '../realtime';
 
-/** /login-confirmation: confirmation of the e-mail link. Built by a later issue. */
+type Phase =
+  | { kind: 'confirming' }
+  /** The link was opened where the address is not remembered: ask for it (spec section 8). */
+  | { kind: 'reenter' }
+  /** Used, expired, mismatched or missing link: start a new session (spec section 4). */
+  | { kind: 'invalid'; email: string | null }
+  /** Anything else (offline, server error): the link may still work; try again. */
+  | { kind: 'failed'; email: string; errorKey: ReturnType<typeof errorMessageKey> };
+
+/**
+ * `/login-confirmation?token=...`: signs in with the link's token and the address remembered
+ * on this device (or typed again), then continues to `?next=` or the first booking step. The
+ * token leaves the address bar (history.replaceState) once it has been used.
+ */
 export default function LoginConfirmation() {
-  return <ScreenPlaceholder screen="loginConfirmation" />;
+  const { t } = useTranslation(['common', 'routes', 'errors']);
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const [token] = useState(() => search.get('token'));
+  const [remembered] = useState(emailForSignIn);
+  const [phase, setPhase] = useState<Phase>(() =>
+    token === null ? { kind: 'invalid', email: remembered } : remembered === null ? { kind: 'reenter' } : { kind: 'confirming' },
+  );
+  const link = useSignInLink(signInEntry());
+  const started = useRef(false);
+
+  const clearToken = () => {
+    if (!search.has('token')) return;
+    const rest = new URLSearchParams(search);
+    rest.delete('token');
+    const query = rest.toString();
+    void navigate({ search: query === '' ? '' : `?${query}` }, { replace: true });
+  };
+
+  /** POST /auth/confirm with the link's token; the phase must already be 'confirming'. */
+  const signIn = (email: string, linkToken: string) =>
+    auth.confirmEmailLink(email, linkToken).then(
+      () => {
+        forgetEmailForSignIn();
+        analytics.logLogin(window.location.hostname);
+        void navigate(nextPathAfterSignIn(search), { replace: true });
+      },
+      (error: unknown) => {
+        if (isLinkInvalid(error)) {
+          clearToken();
+          setPhase({ kind: 'invalid', email });
+        } else {
+          setPhase({ kind: 'failed', email, errorKey: errorMessageKey(error) });
+        }
+      },
+    );
+
+  const confirm = async (email: string) => {
+    if (token === null) return;
+    setPhase({ kind: 'confirming' });
+    await signIn(email, token);
+  };
+
+  useEffect(() => {
+    // Once, even when React runs effects twice (development): a link works only once.
+    if (started.current) return;
+    started.current = true;
+    if (token !== null && remembered !== null) void signIn(remembered, token);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once, on arrival with the link
+  }, []);
+
+  let content;
+  if (phase.kind === 'confirming') {
+    content = (
+      <p role="status" className="loading">
+        <span className="spinner" aria-hidden="true" /> {t('routes:loginConfirmation.signingIn')}
+      </p>
+    );
+  } else if (phase.kind === 'reenter') {
+    content = (
+      <EmailForm submitLabel={t('routes:loginConfirmation.confirm')} onSubmit={confirm}>
+        <p className="hint">{t('routes:loginConfirmation.otherDevice')}</p>
+        <p>{t('errors:reenterEmail')}</p>
+      </EmailForm>
+    );
+  } else if (phase.kind === 'failed') {
+    content = (
+      <div className="card">
+        <p role="alert" className="error-text">
+          {t(phase.errorKey)}
+        </p>
+        <button type="button" className="primary" onClick={() => void confirm(phase.email)}>
+          {t('routes:loginConfirmation.retry')}
+        </button>
+      </div>
+    );
+  } else if (link.sentTo !== null) {
+    content = (
+      <CheckInbox
+        email={link.sentTo}
+        resent={link.resent}
+        busy={link.busy}
+        error={link.error === null ? null : t(link.error)}
+        onResend={() => void link.send(link.sentTo ?? '')}
+      />
+    );
+  } else {
+    const { email } = phase;
+    content = (
+      <div className="card">
+        <p role="alert" className="error-text">
+          {t('errors:authLinkInvalid')}
+        </p>
+        {link.error !== null && (
+          <p role="alert" className="error-text">
+            {t(link.error)}
+          </p>
+        )}
+        {email === null ? (
+          <p>
+            <Link to="/">{t('routes:loginConfirmation.backToLogin')}</Link>
+          </p>
+        ) : (
+          <button type="button" className="primary" disabled={link.busy} onClick={() => void link.send(email)}>
+            {t('routes:loginConfirmation.resend')}
+          </button>
+        )}
+      </div>
+    );
+  }
+  return <ScreenPlaceholder screen="loginConfirmation">{content}</ScreenPlaceholder>;
 }
