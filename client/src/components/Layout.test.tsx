@@ -34,6 +34,7 @@ describe('header sign-out', () => {
     // The reset store is back in the start-up language (jsdom's browser language, English).
     await screen.findByRole('heading', { level: 1, name: 'Sign in' });
     expect(view.router.state.location.pathname).toBe('/');
+    expect(view.router.state.location.search).toBe('');
     expect(server.requests.filter((r) => r.url === '/auth/sign-out').map((r) => r.method)).toEqual(['POST']);
     expect(useAppStore.getState().session.user).toBeNull();
     expect(useAppStore.getState().documents.user).toBeNull();

@@ -28,8 +28,8 @@ export function Layout() {
                 type="button"
                 className="link-button"
                 onClick={() => {
-                  void navigate('/', { replace: true });
-                  void auth.signOut();
+                  // After the sign-out: the booking guard's redirect (with `?next=`) comes first.
+                  void auth.signOut().then(() => navigate('/', { replace: true }));
                 }}
               >
                 {t('signOut')}
