@@ -29,14 +29,16 @@ export function getToken(): string | null {
   return memoryToken;
 }
 
-/** Sets (or with null forgets) the token; `persist` also keeps it in sessionStorage. */
-export function setToken(token: string | null, persist = false): void {
+/**
+ * Sets (or with null forgets) the token, in memory only. A token left in sessionStorage by a
+ * test is dropped: it belongs to the session that this sign-in or sign-out replaces.
+ */
+export function setToken(token: string | null): void {
   loaded = true;
   memoryToken = token;
   try {
-    if (token !== null && persist) storage()?.setItem(TOKEN_STORAGE_KEY, token);
-    else storage()?.removeItem(TOKEN_STORAGE_KEY);
+    storage()?.removeItem(TOKEN_STORAGE_KEY);
   } catch {
-    // Quota or disabled storage: the in-memory token still serves this page.
+    // Disabled storage: nothing was kept there.
   }
 }

@@ -60,9 +60,7 @@ export function SignInPanel({ entry }: { entry: SignInEntry }) {
           resent={link.resent}
           busy={link.busy}
           error={error}
-          onResend={() => {
-            if (link.sentTo !== null) void link.send(link.sentTo);
-          }}
+          onResend={link.resend}
           onChangeAddress={() => {
             setDraft(link.sentTo ?? '');
             link.changeAddress();

@@ -58,6 +58,10 @@ export function useSignInLink(entry: SignInEntry) {
   return {
     ...state,
     send,
+    /** Sends another link to the address the last one went to. */
+    resend: () => {
+      if (state.sentTo !== null) void send(state.sentTo);
+    },
     /** Back to the address field (the last address stays remembered until a new link). */
     changeAddress: () => {
       setState({ sentTo: null, resent: false, busy: false, error: null });

@@ -34,7 +34,8 @@ export default function LoginConfirmation() {
   const [phase, setPhase] = useState<Phase>(() =>
     token === null ? { kind: 'invalid', email: remembered } : remembered === null ? { kind: 'reenter' } : { kind: 'confirming' },
   );
-  const link = useSignInLink(signInEntry());
+  const [entry] = useState(signInEntry);
+  const link = useSignInLink(entry);
   const started = useRef(false);
 
   const clearToken = () => {
@@ -109,7 +110,7 @@ export default function LoginConfirmation() {
         resent={link.resent}
         busy={link.busy}
         error={link.error === null ? null : t(link.error)}
-        onResend={() => void link.send(link.sentTo ?? '')}
+        onResend={link.resend}
       />
     );
   } else {
