@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     extra_origins: list[str] = []
     client_dist: Path = ROOT / "client" / "dist"
     load_demo_data: bool = True
+    # The clinic of entries that name none (`/`, `/prenatal`, ...); None: they must name one.
+    default_clinic_id: str | None = "demo-clinic"
     # Mail: with SMTP_URL (smtp://user:password@host:port, smtps:// for implicit TLS) mails
     # are sent; without it they are only logged and kept in the outbox (dev outbox).
     smtp_url: str | None = None

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlencode
 
+from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.mail.render import render
 from realtime.ratelimit import enforce
 from realtime.state import AppState
-from storage.repo_catalog import clinic_offers, get_clinic
 from storage.repo_signin import add_link, link_for_update
 from storage.repo_users import create_session, get_or_create_user
 from storage.types import utcnow
@@ -71,21 +71,19 @@ async def request_link(
     link = f"{settings.public_url.rstrip('/')}/login-confirmation?{urlencode({'token': token})}"
     now = utcnow()
     async with state.db.write() as session:
-        if clinic_id is not None:
-            clinic = await get_clinic(session, clinic_id=clinic_id)
-            if clinic is None:
-                raise FunctionError("NOT_FOUND", "No such clinic.")
-            if service_id is not None:
-                service_id = clinic.service_aliases.get(service_id, service_id)
-                if not await clinic_offers(session, clinic_id=clinic_id, service_id=service_id):
-                    raise FunctionError("NOT_FOUND", "The clinic does not offer this service.")
+        entry = await resolve_entry(
+            session,
+            clinic_id=clinic_id,
+            service_id=service_id,
+            default_clinic_id=settings.default_clinic_id,
+        )
         await add_link(
             session,
             token=token,
             email=email,
             locale=locale,
-            clinic_id=clinic_id,
-            service_id=service_id,
+            clinic_id=entry.clinic.id,
+            service_id=entry.service_id,
             created=now,
             expires_at=now + timedelta(seconds=settings.sign_in_link_ttl_seconds),
         )

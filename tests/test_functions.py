@@ -109,10 +109,15 @@ async def test_oversized_body_is_refused(base_url: str) -> None:
     assert_error(body, "INVALID_ARGUMENT")
 
 
-async def test_null_data_is_accepted_as_no_input(base_url: str, alice: Account) -> None:
+async def test_null_data_creates_at_the_default_clinic_and_service(
+    base_url: str, alice: Account
+) -> None:
     status, body = await call_http(base_url, "appointment-create", None, alice.token)
-    assert status == 400  # no clinic chosen at sign-in yet: a clear, named refusal
-    assert_error(body, "INVALID_ARGUMENT")
+    assert status == 200, body
+    async with connect(base_url, alice.token) as sock:
+        path = f"appointments/{body['data']['appointmentId']}"
+        data = (await sock.subscribe(path))["snapshot"]["data"]
+    assert (data["clinicId"], data["serviceId"]) == ("demo-clinic", "prenatal-b2c")
 
 
 async def test_socket_call_has_the_same_semantics(base_url: str, alice: Account) -> None:

@@ -156,6 +156,16 @@ async def test_the_link_remembers_clinic_and_service_for_the_appointment(base_ur
     assert (appointment["clinicId"], appointment["serviceId"]) == ("demo-clinic", "prenatal-b2c")
 
 
+async def test_an_entry_alias_without_clinic_uses_the_default_clinic(base_url: str) -> None:
+    person = await sign_in_by_link(base_url, unique_email("alias"), serviceId="pgt")
+    status, body = await call_http(base_url, "appointment-create", {}, person.token)
+    assert status == 200
+    async with connect(base_url, person.token) as sock:
+        path = f"appointments/{body['data']['appointmentId']}"
+        appointment = (await sock.subscribe(path))["snapshot"]["data"]
+    assert (appointment["clinicId"], appointment["serviceId"]) == ("demo-clinic", "pgt-post")
+
+
 async def test_unknown_clinic_in_a_link_request_is_not_found(base_url: str) -> None:
     status, body = await call_http(
         base_url, "sendEmail-authLink", {"email": unique_email(), "clinicId": "no-such-clinic"}

@@ -4,12 +4,13 @@ from typing import Any
 
 from realtime.dispatch import CallContext, callable_function
 from realtime.documents import push_row
+from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
 from realtime.rules import require_identity
+from realtime.state import AppState
 from storage.models import Appointment, User
 from storage.repo_appointments import open_appointment
-from storage.repo_catalog import clinic_offers, get_clinic
 from storage.repo_users import new_id
 from storage.types import utcnow
 
@@ -33,7 +34,7 @@ async def appointment_create(context: CallContext, request: AppointmentCreate) -
             existing = await open_appointment(session, user_id=user.id)
             if existing is not None:
                 return {"appointmentId": existing.id}
-            appointment = await _new_appointment(session, user, request)
+            appointment = await _new_appointment(session, state, user, request)
             user.appointment_id = appointment.id
             user.updated = utcnow()
             user.version += 1
@@ -41,24 +42,22 @@ async def appointment_create(context: CallContext, request: AppointmentCreate) -
     return {"appointmentId": appointment.id}
 
 
-async def _new_appointment(session: Any, user: User, request: AppointmentCreate) -> Appointment:
-    clinic_id = request.clinicId or user.entry_clinic_id
-    service_id = request.serviceId or user.entry_service_id
-    if clinic_id is None or service_id is None:
-        raise FunctionError("INVALID_ARGUMENT", "Choose a clinic and a service first.")
-    clinic = await get_clinic(session, clinic_id=clinic_id)
-    if clinic is None:
-        raise FunctionError("NOT_FOUND", "No such clinic.")
-    service_id = clinic.service_aliases.get(service_id, service_id)
-    if not await clinic_offers(session, clinic_id=clinic.id, service_id=service_id):
-        raise FunctionError("NOT_FOUND", "The clinic does not offer this service.")
+async def _new_appointment(
+    session: Any, state: AppState, user: User, request: AppointmentCreate
+) -> Appointment:
+    entry = await resolve_entry(
+        session,
+        clinic_id=request.clinicId or user.entry_clinic_id,
+        service_id=request.serviceId or user.entry_service_id,
+        default_clinic_id=state.settings.default_clinic_id,
+    )
     now = utcnow()
     appointment = Appointment(
         id=new_id(),
         user_id=user.id,
-        clinic_id=clinic.id,
-        service_id=service_id,
-        timezone=clinic.timezone,
+        clinic_id=entry.clinic.id,
+        service_id=entry.service_id,
+        timezone=entry.clinic.timezone,
         locale=user.locale,
         intake={},
         created=now,

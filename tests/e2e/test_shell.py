@@ -9,8 +9,6 @@ from tests.conftest import unique_email
 from tests.support.clients import connect, sign_in
 from tests.support.server import ServerProcess
 
-TOKEN_KEY = "genecounsel.authToken"
-
 
 async def open_page(browser: Browser, locale: str) -> Page:
     context = await browser.new_context(locale=locale)
@@ -76,8 +74,9 @@ async def test_signed_in_step_follows_the_user_record_live(
     """A signed-in person reaches a booking step; a change elsewhere switches the language."""
     person = await sign_in(sqlite_server.url, unique_email("browser"))
     page = await open_page(browser, "ja-JP")
-    await page.goto(sqlite_server.url + "/")
-    await page.evaluate(f"sessionStorage.setItem('{TOKEN_KEY}', '{person.token}')")
+    await page.context.add_cookies(
+        [{"name": "gc_session", "value": person.token, "url": sqlite_server.url}]
+    )
     await page.goto(sqlite_server.url + "/b/clinic")
     await expect(page.get_by_role("heading", level=1)).to_have_text("医療機関コード")
     async with connect(sqlite_server.url, person.token) as other_tab:
