@@ -1,5 +1,6 @@
 """create_app(settings): Starlette routes and lifespan, wrapped by socketio.ASGIApp."""
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -12,6 +13,7 @@ from starlette.applications import Starlette
 
 import realtime.functions  # noqa: F401  (registers every callable)
 from realtime.http import routes
+from realtime.jobs import run_forever
 from realtime.mail.outbox import Mailer
 from realtime.mail.smtp import SmtpDelivery
 from realtime.push import Publisher
@@ -49,7 +51,9 @@ def create_app(settings: Settings | None = None) -> Any:
             async with state.db.write() as session:
                 if await load_demo_data(session, today=datetime.now(UTC).date()):
                     log.info("loaded demo data into an empty database")
+        scheduler = asyncio.create_task(run_forever(state, settings.job_interval_seconds))
         yield
+        scheduler.cancel()
         await state.mailer.drain()
         await state.db.engine.dispose()
         if state.redis is not None:

@@ -6,12 +6,16 @@ then they exist for nobody and stay at version 0.
 """
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
+from zoneinfo import ZoneInfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from realtime.intake.validate import IntakeContext
 from realtime.rules import DocMeta
-from storage.models import Appointment, User
+from realtime.writable import INTAKE_PREFIX, PATIENT_ROLE, WRITABLE, WriteContext
+from storage.models import Appointment, Service, User
 from storage.repo_appointments import get_appointment
 from storage.types import iso
 
@@ -30,6 +34,14 @@ class Collection(Protocol):
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None: ...
+
+    async def write_context(self, session: AsyncSession, row: Any) -> WriteContext | None:
+        """What validating an update of this row needs (None: the generic table suffices)."""
+        ...
+
+    def apply(self, row: Any, path: str, value: Any) -> None:
+        """Store one validated field of an update on the row."""
+        ...
 
 
 def user_data(user: User) -> dict[str, Any]:
@@ -71,6 +83,12 @@ def document_data(row: User | Appointment) -> dict[str, Any]:
 
 
 class Users:
+    async def write_context(self, session: AsyncSession, row: Any) -> WriteContext | None:
+        return None
+
+    def apply(self, row: Any, path: str, value: Any) -> None:
+        setattr(row, WRITABLE["users"][path].attribute, value)
+
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
@@ -82,7 +100,40 @@ class Users:
         )
 
 
+def set_nested(document: dict[str, Any], path: list[str], value: Any) -> dict[str, Any]:
+    """A copy of `document` with the field at `path` set (None removes it)."""
+    copy = dict(document)
+    head, rest = path[0], path[1:]
+    if rest:
+        inner = copy.get(head)
+        copy[head] = set_nested(inner if isinstance(inner, dict) else {}, rest, value)
+    elif value is None:
+        copy.pop(head, None)
+    else:
+        copy[head] = value
+    return copy
+
+
 class Appointments:
+    async def write_context(self, session: AsyncSession, row: Any) -> WriteContext | None:
+        service = await session.get(Service, row.service_id)
+        assert service is not None
+        today = datetime.now(ZoneInfo(row.timezone or "UTC")).date()
+        return WriteContext(
+            intake=IntakeContext(category=service.category, today=today),
+            consented=row.consent is not None,
+            editable=row.status == "draft",
+        )
+
+    def apply(self, row: Any, path: str, value: Any) -> None:
+        if path.startswith(INTAKE_PREFIX):
+            # A new dict (not an in-place change) so the JSON column is seen as changed.
+            row.intake = set_nested(row.intake or {}, path.split(".")[1:], value)
+        elif path == PATIENT_ROLE:
+            row.patient_role = value
+        else:
+            setattr(row, WRITABLE["appointments"][path].attribute, value)
+
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
@@ -95,6 +146,12 @@ class Appointments:
 
 class NotYetComputed:
     """A derived view whose contents arrive with the booking issue."""
+
+    async def write_context(self, session: AsyncSession, row: Any) -> WriteContext | None:
+        return None
+
+    def apply(self, row: Any, path: str, value: Any) -> None:
+        raise AssertionError("derived documents are never written")
 
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool

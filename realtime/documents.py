@@ -56,7 +56,6 @@ async def update(
         async with state.db.write() as session:
             loaded = await collection.load(session, found.params, for_update=True)
             authorize(who, found, loaded.meta if loaded else None, "write")
-            changes = validate_changes(found.rule.collection, data)
             if loaded is None or loaded.row is None:
                 raise FunctionError("NOT_FOUND", "The document does not exist.")
             if base_version is not None and base_version != loaded.version:
@@ -66,8 +65,10 @@ async def update(
                     {"version": loaded.version},
                 )
             row = loaded.row
-            for field, value in changes.values():
-                setattr(row, field.attribute, value)
+            context = await collection.write_context(session, row)
+            changes = validate_changes(found.rule.collection, data, context)
+            for field_path, value in changes.items():
+                collection.apply(row, field_path, value)
             row.updated = utcnow()
             row.version += 1
             pushed = row_snapshot(found.path, row)

@@ -3,6 +3,7 @@
 import asyncio
 import json
 import logging
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import text
@@ -16,6 +17,7 @@ from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, res
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError
+from realtime.jobs import JOBS
 from realtime.signin import SignedIn, confirm
 from realtime.state import AppState
 from storage.models import OutboxMail
@@ -187,6 +189,30 @@ async def dev_outbox(request: Request) -> Response:
     )
 
 
+def aware_time(value: object) -> datetime:
+    """An ISO-8601 time with an offset, or INVALID_ARGUMENT."""
+    try:
+        parsed = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        parsed = None
+    if parsed is None or parsed.tzinfo is None:
+        raise FunctionError("INVALID_ARGUMENT", "now must be ISO-8601 with an offset.")
+    return parsed
+
+
+async def dev_run_job(request: Request) -> Response:
+    """Development and tests only: run a scheduled job as if it were `now` (a clock to set)."""
+    job = JOBS.get(request.path_params["name"])
+    try:
+        if job is None:
+            raise FunctionError("NOT_FOUND", "No such job.")
+        data = await read_data(request)
+        now = aware_time(data.get("now")) if isinstance(data, dict) and "now" in data else utcnow()
+    except FunctionError as exc:
+        return error_response(exc)
+    return JSONResponse({"data": {"done": await job(state_of(request), now)}})
+
+
 def client_routes(state: AppState) -> list[BaseRoute]:
     """The built client: its assets, and index.html for every other GET (SPA routing)."""
     dist = state.settings.client_dist
@@ -232,5 +258,6 @@ def routes(state: AppState) -> list[BaseRoute]:
         api += [
             Route("/dev/token", dev_token, methods=["POST"]),
             Route("/dev/outbox", dev_outbox, methods=["GET"]),
+            Route("/dev/jobs/{name}", dev_run_job, methods=["POST"]),
         ]
     return api + client_routes(state)

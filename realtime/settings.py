@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     extra_origins: list[str] = []
     client_dist: Path = ROOT / "client" / "dist"
     load_demo_data: bool = True
+    # How often each node runs the scheduled jobs (realtime/jobs.py).
+    job_interval_seconds: float = 60.0
     # The clinic of entries that name none (`/`, `/prenatal`, ...); None: they must name one.
     default_clinic_id: str | None = "demo-clinic"
     # Mail: with SMTP_URL (smtp://user:password@host:port, smtps:// for implicit TLS) mails

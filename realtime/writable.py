@@ -1,25 +1,27 @@
 """Which fields of a live document a client may change, and how each is validated.
 
-Keys are the wire's dot-separated field paths. A value of None clears the field. Fields
-not listed here are refused (status, payment, dates, join link... change only through
-server functions). The intake questionnaire's fields arrive with its definition.
+Keys are the wire's dot-separated field paths; a value of None clears the field. Fields not
+listed are refused (status, payment, dates, join link... change only through server
+functions). On appointments, `patientRole` and every `intake.*` path are checked against the
+questionnaire definition, and intake answers need the person's consent first.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from realtime.contract import LOCALES, PATIENT_ROLES
+from realtime.contract import LOCALES
 from realtime.errors import FunctionError
+from realtime.intake.validate import IntakeContext, Problem, check_path
 
 Validator = Callable[[Any], Any]
 
 
-def one_of(allowed: tuple[Any, ...], message: str) -> Validator:
+def one_of(allowed: tuple[Any, ...], code: str, text: str) -> Validator:
     def check(value: Any) -> Any:
-        # bool is an int in Python; an enumeration of numbers never accepts true/false.
+        # bool is an int in Python; an enumeration never accepts true/false.
         if isinstance(value, bool) or value not in allowed:
-            raise ValueError(message)
+            raise Problem(code, text)
         return value
 
     return check
@@ -28,9 +30,9 @@ def one_of(allowed: tuple[Any, ...], message: str) -> Validator:
 def text(max_length: int) -> Validator:
     def check(value: Any) -> Any:
         if not isinstance(value, str):
-            raise ValueError("Must be text.")
+            raise Problem("mustBeText", "Must be text.")
         if len(value) > max_length:
-            raise ValueError(f"Must be at most {max_length} characters.")
+            raise Problem("tooLong", f"Must be at most {max_length} characters.")
         return value
 
     return check
@@ -38,7 +40,7 @@ def text(max_length: int) -> Validator:
 
 def boolean(value: Any) -> Any:
     if not isinstance(value, bool):
-        raise ValueError("Must be true or false.")
+        raise Problem("mustBeBoolean", "Must be true or false.")
     return value
 
 
@@ -49,8 +51,7 @@ class WritableField:
     nullable: bool = True
 
 
-_ALL_ROLES = tuple(code for codes in PATIENT_ROLES.values() for code in codes)
-_locale = one_of(LOCALES, "Must be one of: " + ", ".join(LOCALES) + ".")
+_locale = one_of(LOCALES, "invalidOption", "Must be one of: " + ", ".join(LOCALES) + ".")
 
 WRITABLE: dict[str, dict[str, WritableField]] = {
     "users": {
@@ -61,39 +62,68 @@ WRITABLE: dict[str, dict[str, WritableField]] = {
     "appointments": {
         "locale": WritableField("locale", _locale),
         "agreedToTerms": WritableField("agreed_to_terms", boolean, nullable=False),
-        "patientRole": WritableField(
-            "patient_role", one_of(_ALL_ROLES, "Unknown patient role code.")
-        ),
     },
 }
+# Appointment paths validated by the questionnaire definition rather than the table above.
+INTAKE_PREFIX = "intake."
+PATIENT_ROLE = "patientRole"
 
 MAX_FIELDS_PER_UPDATE = 200
+CONSENT_MESSAGE = "Consent to the handling of health and genetic information is required first."
 
 
-def validate_changes(collection: str, data: object) -> dict[str, tuple[WritableField, Any]]:
-    """Check every field of an update; refuse the whole update naming each bad field."""
+@dataclass(frozen=True)
+class WriteContext:
+    """What validation of an appointment update needs to know about that appointment."""
+
+    intake: IntakeContext
+    consented: bool
+    editable: bool
+
+
+def _check(collection: str, path: str, value: Any, context: WriteContext | None) -> Any:
+    field = WRITABLE.get(collection, {}).get(path)
+    if field is not None:
+        if value is None:
+            if not field.nullable:
+                raise Problem("required", "This field cannot be cleared.")
+            return None
+        return field.validate(value)
+    if context is not None and (path == PATIENT_ROLE or path.startswith(INTAKE_PREFIX)):
+        return check_path(path, value, context.intake)
+    raise Problem("notWritable", "This field cannot be changed.")
+
+
+def validate_changes(
+    collection: str, data: object, context: WriteContext | None = None
+) -> dict[str, Any]:
+    """Path -> value to store; the whole update is refused naming every bad field."""
     if not isinstance(data, dict) or not data:
         raise FunctionError("INVALID_ARGUMENT", "An update needs at least one field.")
     if len(data) > MAX_FIELDS_PER_UPDATE:
         raise FunctionError("INVALID_ARGUMENT", "Too many fields in one update.")
-    fields = WRITABLE.get(collection, {})
-    accepted: dict[str, tuple[WritableField, Any]] = {}
-    problems: dict[str, str] = {}
+    if context is not None and not context.editable:
+        raise FunctionError(
+            "INVALID_ARGUMENT",
+            "This appointment can no longer be changed.",
+            {"fields": {}, "codes": {"status": "locked"}},
+        )
+    accepted: dict[str, Any] = {}
+    texts: dict[str, str] = {}
+    codes: dict[str, str] = {}
+    if (
+        context is not None
+        and not context.consented
+        and any(str(path).startswith(INTAKE_PREFIX) for path in data)
+    ):
+        texts["consent"], codes["consent"] = CONSENT_MESSAGE, "consentRequired"
     for path, value in data.items():
-        field = fields.get(path)
-        if field is None:
-            problems[str(path)] = "This field cannot be changed."
-            continue
-        if value is None:
-            if not field.nullable:
-                problems[path] = "This field cannot be cleared."
-            else:
-                accepted[path] = (field, None)
-            continue
         try:
-            accepted[path] = (field, field.validate(value))
-        except ValueError as exc:
-            problems[path] = str(exc)
-    if problems:
-        raise FunctionError("INVALID_ARGUMENT", "Some fields are not valid.", {"fields": problems})
+            accepted[str(path)] = _check(collection, str(path), value, context)
+        except Problem as problem:
+            texts[str(path)], codes[str(path)] = problem.text, problem.code
+    if texts:
+        raise FunctionError(
+            "INVALID_ARGUMENT", "Some fields are not valid.", {"fields": texts, "codes": codes}
+        )
     return accepted

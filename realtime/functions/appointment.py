@@ -1,6 +1,8 @@
-"""appointment-create: the user's one open appointment (PROTOCOL section 4)."""
+"""appointment-create (the user's one open appointment) and appointment-consent."""
 
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import StringConstraints
 
 from realtime.dispatch import CallContext, callable_function
 from realtime.documents import push_row
@@ -9,10 +11,10 @@ from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
 from realtime.rules import require_identity
 from realtime.state import AppState
-from storage.models import Appointment, User
-from storage.repo_appointments import open_appointment
+from storage.models import Appointment, Service, User
+from storage.repo_appointments import get_appointment, open_appointment
 from storage.repo_users import new_id
-from storage.types import utcnow
+from storage.types import iso, utcnow
 
 
 class AppointmentCreate(Input):
@@ -66,3 +68,43 @@ async def _new_appointment(
     session.add(appointment)
     await session.flush()
     return appointment
+
+
+class AppointmentConsent(Input):
+    appointmentId: Id
+    version: Annotated[str, StringConstraints(max_length=32)]
+
+
+@callable_function("appointment-consent", AppointmentConsent)
+async def appointment_consent(context: CallContext, request: AppointmentConsent) -> dict[str, Any]:
+    """Record consent to the handling of health and genetic information (owner only).
+
+    Giving the same version again keeps the first time; a version other than the service's
+    current consent text is refused.
+    """
+    who = require_identity(context.identity)
+    state = context.state
+    path = f"appointments/{request.appointmentId}"
+    async with state.publisher.ordered(path):
+        async with state.db.write() as session:
+            row = await get_appointment(
+                session, appointment_id=request.appointmentId, for_update=True
+            )
+            if row is None or row.user_id != who.uid:
+                raise FunctionError("PERMISSION_DENIED", "You do not have access to this document.")
+            service = await session.get(Service, row.service_id)
+            assert service is not None
+            if request.version != service.consent_version:
+                raise FunctionError(
+                    "INVALID_ARGUMENT",
+                    "This consent text is not the current one; reload the page.",
+                    {"fields": {"version": "Not the current consent version."}},
+                )
+            if row.consent and row.consent.get("version") == request.version:
+                return {"givenAt": row.consent["givenAt"]}
+            now = utcnow()
+            row.consent = {"version": request.version, "givenAt": iso(now)}
+            row.updated = now
+            row.version += 1
+        await push_row(state, path, row)
+    return {"givenAt": row.consent["givenAt"]}

@@ -8,7 +8,6 @@ from realtime.errors import FunctionError
 PENDING = (
     "appointment-updateStatus",
     "appointment-hold",
-    "appointment-consent",
     "appointment-cancel",
     "sendEmail-counselor",
     "stripe-createCheckoutSession",

@@ -1,0 +1,1 @@
+"""The intake questionnaire: its one definition (definition.json) and server-side validation."""

@@ -1,0 +1,108 @@
+"""definition.json, loaded once into typed objects.
+
+The client imports the same file; this module only reads it. Adding a field means editing
+definition.json and nothing else.
+"""
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+_RAW: Final[dict[str, Any]] = json.loads(
+    Path(__file__).with_name("definition.json").read_text(encoding="utf-8")
+)
+
+OTHER: Final[str] = _RAW["otherValue"]
+MAX_DATE_STRING_LENGTH: Final[int] = int(_RAW["maxDateStringLength"])
+MESSAGES: Final[dict[str, dict[str, str]]] = _RAW["messages"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    pattern: re.Pattern[str]
+    trim: bool
+    message: dict[str, str]
+
+
+RULES: Final[dict[str, Rule]] = {
+    name: Rule(name, re.compile(spec["pattern"]), bool(spec.get("trim")), spec["message"])
+    for name, spec in _RAW["rules"].items()
+}
+OPTIONS: Final[dict[str, tuple[Any, ...]]] = {
+    name: tuple(option["value"] for option in values) for name, values in _RAW["options"].items()
+}
+CONSENT_VERSIONS: Final[frozenset[str]] = frozenset(_RAW["consent"])
+
+
+@dataclass(frozen=True)
+class Field:
+    path: str
+    type: str
+    required: bool = False
+    required_when: dict[str, Any] | None = None
+    when: dict[str, Any] | None = None
+    options: str | dict[str, str] | None = None
+    other: str | None = None
+    rule: str | None = None
+    max_length: int | None = None
+    min: int | None = None
+    max: int | None = None
+    after: str | None = None
+    before: str | None = None
+    is_list: bool = False
+    min_items: int = 0
+    max_items: int | None = None
+    fields: tuple["Field", ...] = field(default_factory=tuple)
+
+    def option_values(self, category: str) -> tuple[Any, ...]:
+        if isinstance(self.options, dict):
+            name = self.options.get(category, self.options["default"])
+            return OPTIONS[name]
+        return OPTIONS[self.options] if self.options else ()
+
+
+@dataclass(frozen=True)
+class Step:
+    id: str
+    route: str
+    when: dict[str, Any] | None
+    fields: tuple[Field, ...]
+
+
+def _field(spec: dict[str, Any]) -> Field:
+    return Field(
+        path=spec["path"],
+        type=spec["type"],
+        required=bool(spec.get("required")),
+        required_when=spec.get("requiredWhen"),
+        when=spec.get("when"),
+        options=spec.get("options"),
+        other=spec.get("other"),
+        rule=spec.get("rule"),
+        max_length=spec.get("maxLength"),
+        min=spec.get("min"),
+        max=spec.get("max"),
+        after=spec.get("after"),
+        before=spec.get("before"),
+        is_list=bool(spec.get("list")),
+        min_items=int(spec.get("minItems", 0)),
+        max_items=spec.get("maxItems"),
+        fields=tuple(_field(item) for item in spec.get("fields", ())),
+    )
+
+
+STEPS: Final[tuple[Step, ...]] = tuple(
+    Step(s["id"], s["route"], s.get("when"), tuple(_field(f) for f in s["fields"]))
+    for s in _RAW["steps"]
+)
+FIELDS: Final[dict[str, Field]] = {f.path: f for step in STEPS for f in step.fields}
+
+
+def message(key: str, locale: str = "en", **values: object) -> str:
+    text = MESSAGES[key][locale]
+    for name, value in values.items():
+        text = text.replace("{{" + name + "}}", str(value))
+    return text

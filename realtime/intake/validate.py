@@ -1,0 +1,213 @@
+"""Server-side validation of intake answers against the one definition.
+
+Every value is checked by its field's type, options, rule, length, number range and date
+bounds; relative dates ("today", "+300d") are days in the clinic's timezone. Whether a field
+is asked (`when`) does not matter when saving; it matters for what is missing at review.
+"""
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from realtime.intake.definition import FIELDS, MAX_DATE_STRING_LENGTH, RULES, STEPS, Field, message
+
+ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+RELATIVE_DAYS = re.compile(r"^\+(\d{1,4})d$")
+
+
+class Problem(Exception):
+    """A refused value: a message key (rule name or messages key) and its English text."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+        self.text = text
+
+
+@dataclass(frozen=True)
+class IntakeContext:
+    category: str  # prenatal | pgt | cancer
+    today: date  # in the clinic's timezone
+
+
+def resolve_date(token: str, today: date) -> date:
+    if token == "today":
+        return today
+    relative = RELATIVE_DAYS.match(token)
+    if relative:
+        return today + timedelta(days=int(relative.group(1)))
+    return date.fromisoformat(token)
+
+
+def _fail(code: str, **values: object) -> Problem:
+    return Problem(code, message(code, "en", **values))
+
+
+def _text(field: Field, value: Any) -> str | None:
+    if not isinstance(value, str):
+        raise _fail("mustBeText")
+    if not value.strip():
+        return None  # whitespace only is no answer
+    if field.max_length is not None and len(value) > field.max_length:
+        raise _fail("tooLong", max=field.max_length)
+    if field.rule:
+        rule = RULES[field.rule]
+        checked = value.strip() if rule.trim else value
+        if not rule.pattern.fullmatch(checked):
+            raise Problem(rule.name, rule.message["en"])
+        return checked
+    return value
+
+
+def _number(field: Field, value: Any) -> int:
+    low, high = field.min or 0, field.max if field.max is not None else 10**6
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _fail("numberRange", min=low, max=high)
+    return value
+
+
+def _date(field: Field, value: Any, today: date) -> str:
+    if not isinstance(value, str) or len(value) > MAX_DATE_STRING_LENGTH:
+        raise _fail("invalidDate")
+    try:
+        if not ISO_DATE.match(value):
+            raise ValueError(value)
+        day = date.fromisoformat(value)
+    except ValueError:
+        raise _fail("invalidDate") from None
+    if field.after is not None:
+        bound = resolve_date(field.after, today)
+        if not day > bound:
+            raise _fail("dateAfter", date=bound.isoformat())
+    if field.before is not None:
+        bound = resolve_date(field.before, today)
+        if not day <= bound:
+            raise _fail("dateBefore", date=bound.isoformat())
+    return value
+
+
+def _choice(field: Field, value: Any, category: str) -> Any:
+    if isinstance(value, bool) or value not in field.option_values(category):
+        raise _fail("invalidOption")
+    return value
+
+
+def _choices(field: Field, value: Any, category: str) -> list[Any]:
+    allowed = field.option_values(category)
+    if not isinstance(value, list) or len(value) > len(allowed):
+        raise _fail("invalidOption")
+    if any(isinstance(v, bool) or v not in allowed for v in value) or len(
+        set(map(str, value))
+    ) != len(value):
+        raise _fail("invalidOption")
+    return value
+
+
+def _items(field: Field, value: Any, context: IntakeContext) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or any(not isinstance(item, dict) for item in value):
+        raise _fail("invalidOption")
+    if field.max_items is not None and len(value) > field.max_items:
+        raise _fail("tooMany", max=field.max_items)
+    by_name = {f.path: f for f in field.fields}
+    cleaned: list[dict[str, Any]] = []
+    for index, item in enumerate(value):
+        out: dict[str, Any] = {}
+        for name, answer in item.items():
+            inner = by_name.get(name)
+            if inner is None:
+                raise Problem("notWritable", f"Item {index}: unknown field {name}.")
+            try:
+                out[name] = None if answer is None else check(inner, answer, context)
+            except Problem as problem:
+                raise Problem(problem.code, f"Item {index + 1}, {name}: {problem.text}") from None
+        cleaned.append(out)
+    return cleaned
+
+
+def check(field: Field, value: Any, context: IntakeContext) -> Any:
+    """The value to store for a non-null answer, or Problem."""
+    kind = field.type
+    if kind in ("text", "textarea"):
+        return _text(field, value)
+    if kind == "number":
+        return _number(field, value)
+    if kind == "date":
+        return _date(field, value, context.today)
+    if kind in ("radio", "select", "scale"):
+        return _choice(field, value, context.category)
+    if kind in ("checkbox", "transferlist"):
+        return _choices(field, value, context.category)
+    if kind == "repeater":
+        return _items(field, value, context)
+    raise AssertionError(f"unknown field type {kind}")
+
+
+def check_path(path: str, value: Any, context: IntakeContext) -> Any:
+    """Validate the answer at a definition path (None clears it)."""
+    field = FIELDS.get(path)
+    if field is None:
+        raise Problem("notWritable", "This field cannot be changed.")
+    return None if value is None else check(field, value, context)
+
+
+# What is missing at review -------------------------------------------------------------
+
+
+def value_at(data: dict[str, Any], path: str) -> Any:
+    current: Any = data
+    for part in path.split("."):
+        if not isinstance(current, dict):
+            return None
+        current = current.get(part)
+    return current
+
+
+def _holds(condition: dict[str, Any] | None, data: dict[str, Any], category: str) -> bool:
+    if condition is None:
+        return True
+    if "service" in condition:
+        return category in condition["service"]
+    answer = value_at(data, condition["field"])
+    if "contains" in condition:
+        return isinstance(answer, list) and condition["contains"] in answer
+    return answer in condition["in"]
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip()) or value == []
+
+
+def _missing_fields(fields: tuple[Field, ...], data: dict[str, Any], category: str) -> list[str]:
+    missing: list[str] = []
+    for field in fields:
+        if not _holds(field.when, data, category):
+            continue
+        needed = field.required or (
+            field.required_when is not None and _holds(field.required_when, data, category)
+        )
+        answer = value_at(data, field.path)
+        if field.type == "repeater":
+            items = answer if isinstance(answer, list) else []
+            if needed and len(items) < max(1, field.min_items):
+                missing.append(field.path)
+            for index, item in enumerate(items):
+                inner = _missing_fields(
+                    field.fields, item if isinstance(item, dict) else {}, category
+                )
+                missing += [f"{field.path}.{index}.{name}" for name in inner]
+        elif needed and _empty(answer):
+            missing.append(field.path)
+    return missing
+
+
+def missing_answers(appointment: dict[str, Any], category: str) -> dict[str, list[str]]:
+    """Step id -> paths of required answers still missing, for the steps that apply."""
+    result: dict[str, list[str]] = {}
+    for step in STEPS:
+        if not _holds(step.when, appointment, category):
+            continue
+        missing = _missing_fields(step.fields, appointment, category)
+        if missing:
+            result[step.id] = missing
+    return result

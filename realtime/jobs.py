@@ -1,0 +1,82 @@
+"""Scheduled work, run by every node in a loop (each job is idempotent and row-locked).
+
+- purge-intake: answers of an appointment that was not submitted are kept only until the
+  end of the day (clinic timezone) of their last change (spec section 4).
+"""
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, time
+from zoneinfo import ZoneInfo
+
+from sqlmodel import col, select
+
+from realtime.documents import push_row
+from realtime.state import AppState
+from storage.models import Appointment
+
+log = logging.getLogger(__name__)
+BATCH = 500
+
+
+def start_of_day(now: datetime, timezone: str) -> datetime:
+    zone = ZoneInfo(timezone)
+    return datetime.combine(now.astimezone(zone).date(), time(0), tzinfo=zone)
+
+
+def _holds_answers(row: Appointment) -> bool:
+    return bool(row.intake) or row.consent is not None or row.patient_role is not None
+
+
+async def purge_intake(state: AppState, now: datetime) -> int:
+    """Clear the answers of drafts last changed before today in their clinic's timezone."""
+    async with state.db.read() as session:
+        candidates = (
+            await session.exec(
+                select(Appointment.id)
+                .where(Appointment.status == "draft")
+                .where(col(Appointment.updated) < now)
+                .limit(BATCH)
+            )
+        ).all()
+    purged = 0
+    for appointment_id in candidates:
+        path = f"appointments/{appointment_id}"
+        async with state.publisher.ordered(path):
+            async with state.db.write() as session:
+                row = await session.get(Appointment, appointment_id, with_for_update=True)
+                if (
+                    row is None
+                    or row.status != "draft"
+                    or not _holds_answers(row)
+                    or row.updated is None
+                    or row.updated >= start_of_day(now, row.timezone or "UTC")
+                ):
+                    continue
+                row.intake = {}
+                row.consent = None
+                row.patient_role = None
+                row.agreed_to_terms = False
+                row.updated = now
+                row.version += 1
+            await push_row(state, path, row)
+            purged += 1
+    if purged:
+        log.info("purge-intake cleared %s unsubmitted appointment(s)", purged)
+    return purged
+
+
+Job = Callable[[AppState, datetime], Awaitable[int]]
+JOBS: dict[str, Job] = {"purge-intake": purge_intake}
+
+
+async def run_forever(state: AppState, interval_seconds: float) -> None:
+    """The scheduler loop of one node; a failing job is logged and tried next round."""
+    while True:
+        for name, job in JOBS.items():
+            try:
+                await job(state, datetime.now().astimezone())
+            except Exception:
+                log.exception("job %s failed", name)
+        await asyncio.sleep(interval_seconds)
