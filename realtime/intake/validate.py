@@ -47,17 +47,19 @@ def _fail(code: str, **values: object) -> Problem:
 def _text(field: Field, value: Any) -> str | None:
     if not isinstance(value, str):
         raise _fail("mustBeText")
+    rule = RULES[field.rule] if field.rule else None
     if not value.strip():
-        return None  # whitespace only is no answer
-    if field.max_length is not None and len(value) > field.max_length:
-        raise _fail("tooLong", max=field.max_length)
-    if field.rule:
-        rule = RULES[field.rule]
+        if rule is not None and rule.trim:  # customAlphanumeric: at least one character
+            raise Problem(rule.name, rule.message["en"])
+        return None  # otherwise whitespace only is no answer
+    checked = value
+    if rule is not None:  # the rule's own message first ("Invalid code" for 5 characters)
         checked = value.strip() if rule.trim else value
         if not rule.pattern.fullmatch(checked):
             raise Problem(rule.name, rule.message["en"])
-        return checked
-    return value
+    if field.max_length is not None and len(checked) > field.max_length:
+        raise _fail("tooLong", max=field.max_length)
+    return checked
 
 
 def _number(field: Field, value: Any) -> int:
