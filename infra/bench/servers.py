@@ -179,16 +179,23 @@ def start_server(
     redis_url: str | None,
     cpus: set[int] | None,
     profile_out: Path | None = None,
+    gc_out: Path | None = None,
+    gc_threshold: str | None = None,
+    time_calls: tuple[Path, str] | None = None,
 ) -> Managed:
-    """Start a server of `kind` on a free port with a fresh SQLite file (not yet ready)."""
+    """Start a server of `kind` on a free port with a fresh SQLite file (not yet ready).
+
+    With `profile_out` or `gc_out` it runs under infra.bench.profiled (same module, same
+    environment), whose diagnostics SIGUSR1/SIGUSR2 switch on and off."""
     module, uses_redis = KINDS[kind]
     port = free_port()
     tag = kind.replace("+", "-")
     database = workdir / f"bench-{tag}-{port}.db"
+    harness = ("BENCH_PROFILE_OUT", "BENCH_GC_OUT", "BENCH_GC_THRESHOLD", "BENCH_TIME_OUT")
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in ("REDIS_URL", "DATABASE_URL", "PORT", "BENCH_PROFILE_OUT")
+        if key not in ("REDIS_URL", "DATABASE_URL", "PORT", *harness)
     }
     env.update(
         PORT=str(port),
@@ -204,6 +211,13 @@ def start_server(
     command = [sys.executable, "-m", module]
     if profile_out is not None:
         env["BENCH_PROFILE_OUT"] = str(profile_out)
+    if gc_out is not None:
+        env["BENCH_GC_OUT"] = str(gc_out)
+    if gc_threshold:
+        env["BENCH_GC_THRESHOLD"] = gc_threshold
+    if time_calls is not None:
+        env["BENCH_TIME_OUT"], env["BENCH_TIME"] = str(time_calls[0]), time_calls[1]
+    if profile_out is not None or gc_out is not None or gc_threshold or time_calls:
         command = [sys.executable, "-m", "infra.bench.profiled", module]
     return start(kind, command, env, workdir / f"server-{tag}-{port}.log", port, cpus)
 
