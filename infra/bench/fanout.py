@@ -118,6 +118,10 @@ class RunResult:
     # not charged to the benchmark's own processes (other users; also some kernel
     # network work of our own that is not charged to any process).
     machine_busy_cores: float = math.nan
+    # With --gc-log: the server's collector passes during the measured rounds.
+    gc: dict[str, Any] = field(default_factory=dict)
+    # With --time-calls: p50/p99 (ms) of each timed server function during the rounds.
+    call_ms: dict[str, dict[str, float]] = field(default_factory=dict)
     other_busy_cores: float = math.nan
     error: str | None = None
 
@@ -136,6 +140,9 @@ class Options:
     concurrency: int
     json_path: Path | None
     profile_dir: Path | None
+    gc_log: bool
+    ours_gc_threshold: str | None
+    time_calls: str | None
     redis_url: str | None
     max_seconds: float
     quiet_wait: float
@@ -258,6 +265,8 @@ class Session:
     cpu_before: float = 0.0
     timeouts_in_a_row: int = 0
     profile_out: Path | None = None
+    gc_out: Path | None = None
+    time_out: Path | None = None
 
 
 def groups_of(kinds: Sequence[str]) -> list[list[str]]:
@@ -365,6 +374,10 @@ class Bench:
                 self.started.remove(session.server)
                 if session.profile_out is not None:
                     write_profile_summary(session.profile_out)
+                if session.gc_out is not None:
+                    session.result.gc = read_gc_log(session.gc_out)
+                if session.time_out is not None:
+                    session.result.call_ms = read_call_times(session.time_out)
         return [session.result for session in sessions]
 
     async def prepare(self, kind: str, n: int, http: httpx.AsyncClient) -> Session:
@@ -372,13 +385,31 @@ class Bench:
         profile_out = None
         if self.options.profile_dir is not None:
             profile_out = self.options.profile_dir / f"{kind.replace('+', '-')}-{n}"
+        gc_out = None
+        if self.options.gc_log:
+            gc_out = self.workdir / f"gc-{kind.replace('+', '-')}-{n}"
+        ours = kind.startswith("ours")
+        threshold = self.options.ours_gc_threshold if ours else None
+        time_calls = None
+        if ours and self.options.time_calls:
+            time_out = self.workdir / f"time-{kind.replace('+', '-')}-{n}"
+            time_calls = (time_out, self.options.time_calls)
         server = servers.start_server(
-            kind, self.workdir, self.redis_url, self.server_cpus, profile_out
+            kind,
+            self.workdir,
+            self.redis_url,
+            self.server_cpus,
+            profile_out,
+            gc_out,
+            threshold,
+            time_calls,
         )
         self.started.append(server)
         self.channels += 1
         session = Session(kind, self.channels, server, RunResult(n=n, server=kind))
         session.profile_out = profile_out
+        session.gc_out = gc_out
+        session.time_out = time_calls[0] if time_calls else None
         result = session.result
         try:
             await servers.wait_ready(server, http)
@@ -458,7 +489,7 @@ class Bench:
             measured = round_no > options.warmup
             if round_no == options.warmup + 1:
                 for session in sessions:
-                    if options.profile_dir is not None:
+                    if self.harnessed(session):
                         session.server.signal(signal.SIGUSR1)
                     session.cpu_before = servers.cpu_seconds(session.server.pid)
                 meter_before = self.meter(sessions)
@@ -477,10 +508,15 @@ class Bench:
         own = meter_after[2] - meter_before[2]
         for session in sessions:
             self.finish(session, busy / elapsed, max(0.0, busy - own) / elapsed)
-        if options.profile_dir is not None:
-            for session in sessions:
-                session.server.signal(signal.SIGUSR2)
+        harnessed = [session for session in sessions if self.harnessed(session)]
+        for session in harnessed:
+            session.server.signal(signal.SIGUSR2)
+        if harnessed:
             await asyncio.sleep(3.0)
+
+    def harnessed(self, session: Session) -> bool:
+        """Runs under infra.bench.profiled with a measurement window to switch."""
+        return any((session.profile_out, session.gc_out, session.time_out))
 
     async def one_round(self, session: Session, round_no: int, measured: bool) -> None:
         options = self.options
@@ -599,6 +635,32 @@ class Bench:
         self.started.clear()
 
 
+def read_call_times(prefix: Path) -> dict[str, dict[str, float]]:
+    dumps = sorted(prefix.parent.glob(prefix.name + ".*.time.json"))
+    if not dumps:
+        return {}
+    calls: dict[str, list[float]] = json.loads(dumps[0].read_text())
+    return {target: summary(durations) for target, durations in calls.items()}
+
+
+def read_gc_log(prefix: Path) -> dict[str, Any]:
+    """Collector passes by generation, and the full (generation 2) passes' durations."""
+    dumps = sorted(prefix.parent.glob(prefix.name + ".*.gc.json"))
+    if not dumps:
+        return {}
+    log = json.loads(dumps[0].read_text())
+    passes: list[list[float]] = log["passes"]
+    full = [ms for generation, ms in passes if generation == 2]
+    return {
+        "passes": [sum(1 for g, _ in passes if g == gen) for gen in (0, 1, 2)],
+        "ms_by_generation": [
+            round(sum(ms for g, ms in passes if g == gen), 1) for gen in (0, 1, 2)
+        ],
+        "full_ms": [round(ms, 1) for ms in full],
+        "tracked_objects": log["objects"],
+    }
+
+
 def write_profile_summary(prefix: Path) -> None:
     """`<prefix>.txt`: the top functions of each `<prefix>.<n>.pstats` dump."""
     dumps = sorted(prefix.parent.glob(prefix.name + ".*.pstats"))
@@ -649,6 +711,8 @@ def ratios(results: Sequence[RunResult]) -> dict[tuple[int, str], dict[str, Any]
 def _ms(value: float) -> str:
     if math.isnan(value):
         return "-"
+    if value < 10:
+        return f"{value:.2f}"
     return f"{value:.1f}" if value < 100 else f"{value:.0f}"
 
 
@@ -698,6 +762,31 @@ def render(results: Sequence[RunResult]) -> str:
             f"| {_ms(r.server_cpu_us_per_delivery)} | {_ms(r.generator_cpu_us_per_frame)} "
             f"| {r.frame_bytes} | {r.connect_seconds:.1f} | {_load(r.other_busy_cores)} |"
         )
+    if any(r.gc for r in results):
+        lines += [
+            "",
+            "| N | server | GC passes gen0 / gen1 / gen2 | GC ms gen0 / gen1 / gen2 "
+            "| full GC pauses (ms) | tracked objects |",
+            "| ---: | --- | ---: | ---: | --- | ---: |",
+        ]
+        for r in results:
+            if r.gc:
+                passes = " / ".join(str(p) for p in r.gc["passes"])
+                spent = " / ".join(f"{ms:.0f}" for ms in r.gc["ms_by_generation"])
+                full = ", ".join(f"{ms:.0f}" for ms in r.gc["full_ms"]) or "-"
+                lines.append(
+                    f"| {r.n:,} | {r.server} | {passes} | {spent} | {full} "
+                    f"| {r.gc['tracked_objects']:,} |"
+                )
+    if any(r.call_ms for r in results):
+        lines += ["", "| N | server | function inside the server | calls | p50 (ms) | p99 (ms) |"]
+        lines += ["| ---: | --- | --- | ---: | ---: | ---: |"]
+        for r in results:
+            for target, figures in r.call_ms.items():
+                lines.append(
+                    f"| {r.n:,} | {r.server} | {target} | {figures['count']:.0f} "
+                    f"| {_ms(figures['p50'])} | {_ms(figures['p99'])} |"
+                )
     errors = [f"- N={r.n} {r.server}: {r.error}" for r in results if r.error]
     errors += [
         f"- N={r.n} {r.server}: only {r.connected} of {r.n} subscribers connected"
@@ -797,6 +886,24 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         "(inflates the figures; default from BENCH_PROFILE)",
     )
     parser.add_argument(
+        "--gc-log",
+        action="store_true",
+        help="log the servers' garbage-collector passes during the measured rounds",
+    )
+    parser.add_argument(
+        "--ours-gc-threshold",
+        default=None,
+        metavar="T0,T1,T2",
+        help="experiment: gc.set_threshold(T0, T1, T2) in our server only (via the harness)",
+    )
+    parser.add_argument(
+        "--time-calls",
+        default=None,
+        metavar="MOD:FUNC,...",
+        help="time these coroutine functions inside our server during the rounds, e.g. "
+        "realtime.documents:update,realtime.push:Publisher.push",
+    )
+    parser.add_argument(
         "--max-minutes",
         type=float,
         default=20.0,
@@ -819,6 +926,10 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     unknown = [kind for kind in kinds if kind not in servers.KINDS]
     if unknown:
         parser.error(f"unknown server kinds: {unknown}")
+    if args.ours_gc_threshold is not None:
+        parts = args.ours_gc_threshold.split(",")
+        if len(parts) != 3 or not all(part.strip().isdigit() for part in parts):
+            parser.error("--ours-gc-threshold takes three integers: T0,T1,T2")
     if not 16 <= args.payload_bytes <= MAX_PAYLOAD_BYTES:
         parser.error(f"--payload-bytes must be within 16..{MAX_PAYLOAD_BYTES}")
     if any(size < 1 for size in sizes) or args.rounds < 1 or args.generators < 1:
@@ -839,6 +950,9 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         concurrency=max(1, args.connect_concurrency),
         json_path=args.json,
         profile_dir=profile.resolve() if profile else None,
+        gc_log=args.gc_log,
+        ours_gc_threshold=args.ours_gc_threshold,
+        time_calls=args.time_calls,
         redis_url=args.redis_url,
         max_seconds=args.max_minutes * 60,
         quiet_wait=max(0.0, args.quiet_wait),
