@@ -1,8 +1,8 @@
 """How each kind of live document is read from and written to storage.
 
 `users/{uid}` and `appointments/{id}` are rows with a version column. `vacancies/...`
-and `clinics/{id}/bookings` are derived views that the booking issue computes; until
-then they exist for nobody and stay at version 0.
+and `clinics/{id}/bookings` are derived views computed on read, whose versions live in
+`document_versions` (raised by realtime/booking/publish.py when a claim changes).
 """
 
 from dataclasses import dataclass
@@ -12,12 +12,16 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from realtime.booking.feed import feed_data, feed_path
+from realtime.booking.vacancies import compute_slots, month_days, vacancies_data, vacancies_path
 from realtime.intake.validate import IntakeContext
 from realtime.rules import DocMeta
 from realtime.writable import INTAKE_PREFIX, PATIENT_ROLE, WRITABLE, WriteContext
 from storage.models import Appointment, Service, User
 from storage.repo_appointments import get_appointment
-from storage.types import iso
+from storage.repo_booking import version_of
+from storage.repo_catalog import clinic_offers, get_clinic, get_service
+from storage.types import iso, utcnow
 
 
 @dataclass
@@ -144,8 +148,8 @@ class Appointments:
         return Loaded(row, meta, appointment_data(row), row.version)
 
 
-class NotYetComputed:
-    """A derived view whose contents arrive with the booking issue."""
+class Derived:
+    """A document computed from other tables; only its version is stored."""
 
     async def write_context(self, session: AsyncSession, row: Any) -> WriteContext | None:
         return None
@@ -153,15 +157,53 @@ class NotYetComputed:
     def apply(self, row: Any, path: str, value: Any) -> None:
         raise AssertionError("derived documents are never written")
 
+
+class Vacancies(Derived):
+    """`vacancies/{clinicId}/{serviceId}/{YYYY-MM}`: free slots of one month."""
+
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
-        return None
+        days = month_days(params["month"])
+        clinic = await get_clinic(session, clinic_id=params["clinicId"])
+        service = await get_service(session, service_id=params["serviceId"])
+        if (
+            days is None
+            or clinic is None
+            or service is None
+            or not await clinic_offers(session, clinic_id=clinic.id, service_id=service.id)
+        ):
+            return None
+        path = vacancies_path(clinic.id, service.id, params["month"])
+        version = await version_of(session, path=path)
+        slots = await compute_slots(
+            session,
+            clinic=clinic,
+            service=service,
+            first_day=days[0],
+            last_day=days[1],
+            now=utcnow(),
+        )
+        return Loaded(None, DocMeta(None, clinic.id), vacancies_data(clinic, slots), version)
+
+
+class BookingsFeed(Derived):
+    """`clinics/{clinicId}/bookings`: the clinic's live bookings feed."""
+
+    async def load(
+        self, session: AsyncSession, params: dict[str, str], *, for_update: bool
+    ) -> Loaded | None:
+        clinic_id = params["clinicId"]
+        if await get_clinic(session, clinic_id=clinic_id) is None:
+            return None
+        version = await version_of(session, path=feed_path(clinic_id))
+        data = await feed_data(session, clinic_id=clinic_id)
+        return Loaded(None, DocMeta(None, clinic_id), data, version)
 
 
 COLLECTIONS: dict[str, Collection] = {
     "users": Users(),
     "appointments": Appointments(),
-    "vacancies": NotYetComputed(),
-    "clinics": NotYetComputed(),
+    "vacancies": Vacancies(),
+    "clinics": BookingsFeed(),
 }

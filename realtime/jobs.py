@@ -2,6 +2,8 @@
 
 - purge-intake: answers of an appointment that was not submitted are kept only until the
   end of the day (clinic timezone) of their last change (spec section 4).
+- expire-holds: holds past their expiry stop being held; the appointment forgets its time
+  and every calendar gets the slot back.
 """
 
 import asyncio
@@ -12,9 +14,11 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import col, select
 
+from realtime.booking.publish import publish_claim_change
 from realtime.documents import push_row
 from realtime.state import AppState
-from storage.models import Appointment
+from storage.models import Appointment, SlotClaim
+from storage.repo_booking import active_claim_of
 
 log = logging.getLogger(__name__)
 BATCH = 500
@@ -67,8 +71,45 @@ async def purge_intake(state: AppState, now: datetime) -> int:
     return purged
 
 
+async def expire_holds(state: AppState, now: datetime) -> int:
+    async with state.db.read() as session:
+        expired = (
+            await session.exec(
+                select(SlotClaim.appointment_id)
+                .where(col(SlotClaim.active))
+                .where(SlotClaim.kind == "hold")
+                .where(col(SlotClaim.expires_at) <= now)
+                .limit(BATCH)
+            )
+        ).all()
+    released = 0
+    for appointment_id in expired:
+        path = f"appointments/{appointment_id}"
+        async with state.publisher.ordered(path):
+            async with state.db.write() as session:
+                row = await session.get(Appointment, appointment_id, with_for_update=True)
+                claim = await active_claim_of(session, appointment_id=appointment_id)
+                if (
+                    row is None
+                    or claim is None
+                    or claim.kind != "hold"
+                    or claim.expires_at is None
+                    or claim.expires_at > now
+                ):
+                    continue
+                claim.active = False
+                if row.status == "draft":
+                    row.counselor_id = row.date = row.time = row.hold_expires_at = None
+                row.updated = now
+                row.version += 1
+            await push_row(state, path, row)
+        await publish_claim_change(state, clinic_id=row.clinic_id, moments=[claim.start])
+        released += 1
+    return released
+
+
 Job = Callable[[AppState, datetime], Awaitable[int]]
-JOBS: dict[str, Job] = {"purge-intake": purge_intake}
+JOBS: dict[str, Job] = {"purge-intake": purge_intake, "expire-holds": expire_holds}
 
 
 async def run_forever(state: AppState, interval_seconds: float) -> None:

@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     extra_origins: list[str] = []
     client_dist: Path = ROOT / "client" / "dist"
     load_demo_data: bool = True
+    # Booking: how long a hold lasts, and the video meeting provider's base URL.
+    hold_minutes: int = 10
+    meeting_base_url: str = "https://meet.jit.si/"
     # How often each node runs the scheduled jobs (realtime/jobs.py).
     job_interval_seconds: float = 60.0
     # The clinic of entries that name none (`/`, `/prenatal`, ...); None: they must name one.

@@ -35,6 +35,8 @@ SERVICES = [
         price_amount=16500,
         price_currency="JPY",
         consent_version=CONSENT_VERSION,
+        gestation_min_weeks=10,
+        gestation_max_weeks=22,
     ),
     Service(
         id="prenatal-b2b",
@@ -44,6 +46,8 @@ SERVICES = [
             "en": "Prenatal testing counseling (via your provider)",
         },
         consent_version=CONSENT_VERSION,
+        gestation_min_weeks=10,
+        gestation_max_weeks=22,
     ),
     Service(
         id="pgt-post",

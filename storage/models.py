@@ -7,7 +7,7 @@ committed change and is what the snapshot protocol hands to clients.
 from datetime import date, datetime, time
 from typing import Any
 
-from sqlalchemy import Column, Index
+from sqlalchemy import Column, Index, text
 from sqlmodel import Field, SQLModel
 
 from storage.types import JSONDocument, UTCDateTime
@@ -48,6 +48,10 @@ class Service(SQLModel, table=True):
     min_notice_hours: int = 24
     horizon_days: int = 60
     consent_version: str = Field(max_length=32)
+    # Prenatal services: slots only while the pregnancy is in this window (weeks of
+    # gestation at the appointment, from the expected delivery date in the intake).
+    gestation_min_weeks: int | None = None
+    gestation_max_weeks: int | None = None
 
 
 class ClinicService(SQLModel, table=True):
@@ -151,6 +155,7 @@ class Appointment(SQLModel, table=True):
     agreed_to_terms: bool = False
     consent: dict[str, Any] | None = _json(nullable=True)
     payment: dict[str, Any] | None = _json(nullable=True)
+    cancellation: dict[str, Any] | None = _json(nullable=True)  # {reason, at}
     intake: dict[str, Any] = _json()
     created: datetime = _ts()
     updated: datetime | None = _ts(nullable=True)
@@ -168,6 +173,8 @@ class OutboxMail(SQLModel, table=True):
     text: str
     html: str | None = None
     links: list[str] = _json()
+    # [{"filename", "contentType", "content"}] (text attachments such as .ics invitations)
+    attachments: list[dict[str, str]] | None = _json(nullable=True)
     sent_at: datetime = _ts()
     delivery: str = Field(default="logged", max_length=16)  # logged | queued | sent | failed
     attempts: int = 0
@@ -198,3 +205,56 @@ class AnalyticsEvent(SQLModel, table=True):
     name: str = Field(max_length=40, index=True)
     params: dict[str, Any] = _json()
     created: datetime = _ts()
+
+
+class SlotClaim(SQLModel, table=True):
+    """A counselor's time held or booked for one appointment.
+
+    The database keeps claims exclusive: PostgreSQL by an exclusion constraint over
+    (counselor, [start, blocked_until)) among active claims, SQLite by serialised writers
+    (BEGIN IMMEDIATE) that check for overlaps before inserting, plus a unique index on
+    (counselor, start) among active claims on both. `blocked_until` is the end plus the
+    service's buffer, so two claims conflict exactly when they would break the buffer.
+    """
+
+    __tablename__ = "slot_claims"
+    __table_args__ = (
+        Index(
+            "uq_slot_claims_active_counselor_start",
+            "counselor_id",
+            "start",
+            unique=True,
+            sqlite_where=text("active"),
+            postgresql_where=text("active"),
+        ),
+        Index(
+            "uq_slot_claims_active_appointment",
+            "appointment_id",
+            unique=True,
+            sqlite_where=text("active"),
+            postgresql_where=text("active"),
+        ),
+        Index("ix_slot_claims_counselor_active_time", "counselor_id", "active", "start"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    appointment_id: str = Field(foreign_key="appointments.id", max_length=64)
+    counselor_id: str = Field(foreign_key="counselors.id", max_length=64)
+    clinic_id: str = Field(foreign_key="clinics.id", index=True, max_length=64)
+    service_id: str = Field(max_length=64)
+    start: datetime = _ts()
+    end: datetime = _ts()
+    blocked_until: datetime = _ts()
+    kind: str = Field(max_length=8)  # hold | booking
+    active: bool = True
+    expires_at: datetime | None = _ts(nullable=True)
+    created: datetime = _ts()
+
+
+class DocumentVersion(SQLModel, table=True):
+    """Versions of derived live documents (vacancies months, bookings feeds)."""
+
+    __tablename__ = "document_versions"
+
+    path: str = Field(primary_key=True, max_length=200)
+    version: int = 0

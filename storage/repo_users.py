@@ -107,3 +107,18 @@ async def revoke_session(session: AsyncSession, *, session_id: int, at: datetime
     row = await session.get(AuthSession, session_id)
     if row is not None and row.revoked_at is None:
         row.revoked_at = at
+
+
+async def revoke_user_sessions(session: AsyncSession, *, user_id: str, at: datetime) -> list[int]:
+    """Revoke every live session of a user; returns their ids (to close their sockets)."""
+    rows = await session.exec(
+        select(AuthSession)
+        .where(AuthSession.user_id == user_id)
+        .where(col(AuthSession.revoked_at).is_(None))
+    )
+    ended: list[int] = []
+    for row in rows.all():
+        row.revoked_at = at
+        assert row.id is not None
+        ended.append(row.id)
+    return ended

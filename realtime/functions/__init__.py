@@ -1,5 +1,12 @@
 """Callable functions, one module per area. Importing this package registers them all."""
 
-from realtime.functions import analytics, appointment, catalog, send_email, unimplemented
+from realtime.functions import (
+    analytics,
+    appointment,
+    booking,
+    catalog,
+    send_email,
+    unimplemented,
+)
 
-__all__ = ["analytics", "appointment", "catalog", "send_email", "unimplemented"]
+__all__ = ["analytics", "appointment", "booking", "catalog", "send_email", "unimplemented"]

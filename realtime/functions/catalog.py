@@ -42,6 +42,14 @@ def service_reply(service: Service) -> dict[str, Any]:
         "price": price,
         "sessionMinutes": service.session_minutes,
         "consentVersion": service.consent_version,
+        "bufferMinutes": service.buffer_minutes,
+        "minNoticeHours": service.min_notice_hours,
+        "horizonDays": service.horizon_days,
+        "gestationWeeks": (
+            {"min": service.gestation_min_weeks, "max": service.gestation_max_weeks}
+            if service.gestation_min_weeks is not None and service.gestation_max_weeks is not None
+            else None
+        ),
     }
 
 

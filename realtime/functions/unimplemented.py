@@ -6,13 +6,8 @@ from realtime.dispatch import CallContext, callable_function
 from realtime.errors import FunctionError
 
 PENDING = (
-    "appointment-updateStatus",
-    "appointment-hold",
-    "appointment-cancel",
-    "sendEmail-counselor",
     "stripe-createCheckoutSession",
     "stripe-getSessionStatus",
-    "vacancies-read",
     "contact-send",
 )
 

@@ -29,7 +29,13 @@ class Mailer:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def queue(
-        self, session: AsyncSession, *, to: str, mail: Rendered, links: list[str]
+        self,
+        session: AsyncSession,
+        *,
+        to: str,
+        mail: Rendered,
+        links: list[str],
+        attachments: list[dict[str, str]] | None = None,
     ) -> Queued:
         row = OutboxMail(
             to=to,
@@ -37,6 +43,7 @@ class Mailer:
             text=mail.text,
             html=mail.html,
             links=links,
+            attachments=attachments,
             sent_at=utcnow(),
             delivery="queued" if self.smtp else "logged",
         )

@@ -41,6 +41,14 @@ class SmtpDelivery:
         message.set_content(mail.text)
         if mail.html:
             message.add_alternative(mail.html, subtype="html")
+        for attachment in mail.attachments or []:
+            maintype, _, subtype = attachment["contentType"].partition("/")
+            message.add_attachment(
+                attachment["content"].encode("utf-8"),
+                maintype=maintype,
+                subtype=subtype,
+                filename=attachment["filename"],
+            )
         return message
 
     async def send(self, mail: OutboxMail) -> None:

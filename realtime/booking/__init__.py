@@ -1,0 +1,1 @@
+"""Booking rules without transport: free slots, holds, the status state machine."""

@@ -1,0 +1,46 @@
+"""The clinic's live bookings feed: who holds, submits, pays, confirms or cancels, as it happens.
+
+No intake data: ids, status, time and counselor only (staff open the appointment itself,
+which is audit-logged by its rules, for anything more).
+"""
+
+from typing import Any
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from storage.models import Appointment
+from storage.types import iso
+
+FEED_SIZE = 200
+
+
+def feed_path(clinic_id: str) -> str:
+    return f"clinics/{clinic_id}/bookings"
+
+
+async def feed_data(session: AsyncSession, *, clinic_id: str) -> dict[str, Any]:
+    rows = await session.exec(
+        select(Appointment)
+        .where(Appointment.clinic_id == clinic_id)
+        .where(col(Appointment.counselor_id).is_not(None))
+        .order_by(col(Appointment.updated).desc())
+        .limit(FEED_SIZE)
+    )
+    return {
+        "bookings": [
+            {
+                "appointmentId": a.id,
+                "serviceId": a.service_id,
+                "status": a.status,
+                "date": a.date,
+                "time": a.time,
+                "timezone": a.timezone,
+                "counselorId": a.counselor_id,
+                "holdExpiresAt": iso(a.hold_expires_at),
+                "payment": (a.payment or {}).get("status"),
+                "updated": iso(a.updated),
+            }
+            for a in rows.all()
+        ]
+    }

@@ -1,0 +1,44 @@
+"""The one state machine of an appointment's status.
+
+Every status change of the server goes through `transition`; the client never sets a status
+itself (the `status` field is not writable).
+
+    draft ──submit (no price)──────────────> confirmed ──staff──> completed | no_show
+      │ └─submit (price)─> pending_payment ──paid──┘
+      │                      │  └─payment failed or expired─> draft
+      │                      └─session and hold lapsed──────> expired
+      └─(draft | pending_payment | confirmed) ──cancel──> cancelled
+"""
+
+from typing import Final
+
+from realtime.contract import APPOINTMENT_STATUSES
+from realtime.errors import FunctionError
+
+TRANSITIONS: Final[dict[str, frozenset[str]]] = {
+    "draft": frozenset({"pending_payment", "confirmed", "cancelled"}),
+    "pending_payment": frozenset({"confirmed", "draft", "cancelled", "expired"}),
+    "confirmed": frozenset({"completed", "no_show", "cancelled"}),
+    "cancelled": frozenset(),
+    "completed": frozenset(),
+    "no_show": frozenset(),
+    "expired": frozenset(),
+}
+assert set(TRANSITIONS) == set(APPOINTMENT_STATUSES), "contract.json and the machine disagree"
+
+STAFF_OUTCOMES: Final[frozenset[str]] = frozenset({"completed", "no_show"})
+
+
+def can_move(current: str, target: str) -> bool:
+    return target in TRANSITIONS.get(current, frozenset())
+
+
+def transition(current: str, target: str) -> str:
+    """The new status, or ABORTED naming the refused move."""
+    if not can_move(current, target):
+        raise FunctionError(
+            "ABORTED",
+            f"An appointment that is {current} cannot become {target}.",
+            {"status": current, "requested": target},
+        )
+    return target
