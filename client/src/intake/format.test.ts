@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { stepById, type FieldDef } from './definition';
+import { formatAnswer } from './format';
+import { fillMessage, issueMessage } from './messages';
+
+const find = (stepId: string, path: string): FieldDef => {
+  const found = stepById(stepId).fields.find((candidate) => candidate.path === path);
+  if (!found) throw new Error(path);
+  return found;
+};
+const en = { locale: 'en' as const, category: 'prenatal', listSeparator: ', ' };
+const ja = { locale: 'ja' as const, category: 'prenatal', listSeparator: '、' };
+
+describe('answers for display', () => {
+  it('shows option labels, not codes', () => {
+    const country = find('contact', 'intake.contactInfo.country');
+    expect(formatAnswer(country, 'JP', en)).toBe('Japan');
+    expect(formatAnswer(country, 'JP', ja)).toBe('日本');
+    const role = find('patient', 'patientRole');
+    expect(formatAnswer(role, 10, en)).toBe('Expectant mother');
+    expect(formatAnswer(role, 0, { ...en, category: 'pgt' })).toBe('Woman in infertility treatment');
+  });
+
+  it('shows dates localized: long in English, short in Japanese', () => {
+    const dob = find('profile', 'intake.profile.femaleDob');
+    expect(formatAnswer(dob, '1990-04-01', en)).toBe('April 1, 1990');
+    expect(formatAnswer(dob, '1990-04-01', ja)).toBe('1990/04/01');
+  });
+
+  it('joins lists and adds the other text to "Other"', () => {
+    const expectations = find('expectations', 'intake.requests.expectations');
+    const other = { field: find('expectations', 'intake.requests.expectationsOther'), value: 'Talk to my mother' };
+    expect(formatAnswer(expectations, [1, 'other'], en, other)).toBe('Deepen my understanding, Other (Talk to my mother)');
+    expect(formatAnswer(expectations, [1, 2], ja)).toBe('理解を深めたい、もっと情報がほしい');
+    const registrant = find('contact', 'intake.contactInfo.registrant');
+    expect(formatAnswer(registrant, 'other', en, { field: find('contact', 'intake.contactInfo.registrantOther'), value: 'Sister' })).toBe(
+      'Other (Sister)',
+    );
+  });
+
+  it('shows conditions with their classification code, and the comma-separated other conditions', () => {
+    const family = find('family', 'intake.familyMembers');
+    const disorders = family.fields?.find((f) => f.path === 'disorders');
+    const disordersOther = family.fields?.find((f) => f.path === 'disordersOther');
+    if (!disorders || !disordersOther) throw new Error('definition changed');
+    expect(formatAnswer(disorders, ['Q90', 'other'], en, { field: disordersOther, value: 'Marfan,, Fabry ' })).toBe(
+      'Down syndrome (Q90), Other (Marfan, Fabry)',
+    );
+  });
+
+  it('returns null for no answer, and the code itself for an unknown code', () => {
+    const country = find('contact', 'intake.contactInfo.country');
+    expect(formatAnswer(country, null, en)).toBeNull();
+    expect(formatAnswer(find('contact', 'intake.contactInfo.lastName'), '  ', en)).toBeNull();
+    expect(formatAnswer(country, 'US', en)).toBe('US');
+  });
+});
+
+describe('messages of problems', () => {
+  it('fills placeholders', () => {
+    expect(fillMessage('at most {{max}} ({{other}})', { max: 4 })).toBe('at most 4 ({{other}})');
+  });
+
+  it('uses the definition words in both languages', () => {
+    const code = find('clinic', 'intake.healthCareProvider.code');
+    expect(issueMessage('required', code, 'en', '2025-03-05')).toBe('*Required');
+    expect(issueMessage('required', code, 'ja', '2025-03-05')).toBe('*必須です');
+    expect(issueMessage('providerCode', code, 'en', '2025-03-05')).toBe('Invalid code');
+    expect(issueMessage('tooLong', code, 'en', '2025-03-05')).toBe('Use at most 4 characters.');
+    const births = find('pregnancy-history', 'intake.pregnancyHistory.numBirths');
+    expect(issueMessage('numberRange', births, 'en', '2025-03-05')).toBe('Enter a number from 0 to 30.');
+  });
+
+  it('shows date bounds localized, relative ones from the clinic date', () => {
+    const edd = find('pregnancy-current', 'intake.currentPregnancy.edd');
+    expect(issueMessage('dateAfter', edd, 'en', '2025-03-05')).toBe('The date must be after March 5, 2025.');
+    expect(issueMessage('dateBefore', edd, 'ja', '2025-03-05')).toBe('2025/12/30以前の日付を入力してください。');
+  });
+
+  it("falls back to the server's words for a key it does not know", () => {
+    expect(issueMessage('somethingNew', null, 'en', '2025-03-05', 'Server says no.')).toBe('Server says no.');
+    expect(issueMessage('somethingNew', null, 'en', '2025-03-05')).toBe('Choose one of the options.');
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * An answer in readable form for the review page: option labels instead of codes, dates in
+ * the person's style, lists joined, the "other" free text with the "Other" option.
+ */
+import { formatDate } from '../i18n/format';
+import type { Locale } from '../i18n/locale';
+import { isIsoDate } from './dates';
+import { optionsFor, OTHER, type Category, type FieldDef, type OptionValue } from './definition';
+import { isEmptyAnswer, listEntries } from './validate';
+
+export interface DisplayOptions {
+  locale: Locale;
+  category: Category;
+  /** Between entries of a list (", " in English, "、" in Japanese). */
+  listSeparator: string;
+}
+
+function textOf(field: FieldDef, value: unknown, options: DisplayOptions): string | null {
+  if (isEmptyAnswer(field, value)) return null;
+  if (typeof value !== 'string') return String(value);
+  return field.list === true ? listEntries(value).join(options.listSeparator) : value.trim();
+}
+
+/**
+ * One answer for display, or null when there is none. `otherField`/`otherValue`: the field
+ * named by `field.other` and its answer, shown with the "Other" option.
+ */
+export function formatAnswer(
+  field: FieldDef,
+  value: unknown,
+  options: DisplayOptions,
+  other?: { field: FieldDef; value: unknown },
+): string | null {
+  if (isEmptyAnswer(field, value)) return null;
+  const { locale, category, listSeparator } = options;
+  const optionLabel = (code: unknown): string => {
+    const option = optionsFor(field, category).find((candidate) => candidate.value === code);
+    const label = option ? option.label[locale] : String(code);
+    if (code === OTHER && other) {
+      const text = textOf(other.field, other.value, options);
+      return text === null ? label : `${label} (${text})`;
+    }
+    if (field.type === 'transferlist' && option && code !== OTHER) return `${label} (${String(code)})`;
+    return label;
+  };
+  switch (field.type) {
+    case 'text':
+    case 'textarea':
+      return textOf(field, value, options);
+    case 'number':
+      return String(value);
+    case 'date':
+      return isIsoDate(value) ? formatDate(value, locale) : String(value);
+    case 'radio':
+    case 'select':
+    case 'scale':
+      return optionLabel(value);
+    case 'checkbox':
+    case 'transferlist':
+      return Array.isArray(value) ? (value as OptionValue[]).map(optionLabel).join(listSeparator) : optionLabel(value);
+    case 'repeater':
+      return null; // items are shown field by field
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Answers as the form holds them and as they travel. The form keeps texts as typed (numbers and
+ * dates too, until they are valid), choices as their codes; the wire carries the spec's codes,
+ * trimmed texts, integers, ISO dates, lists, and null for "no answer".
+ */
+import { isFieldVisible, scopeOf } from './conditions';
+import { parseTypedDate } from './dates';
+import { type Category, type FieldDef, type OptionValue, type StepDef } from './definition';
+import { deepEqual, getPath, isRecord, setPath } from './paths';
+
+/** One field's value in the form. */
+export type FormValue = string | OptionValue | null | OptionValue[] | FormItem[];
+/** One repeater item in the form: its fields' form values by relative path. */
+export type FormItem = Record<string, unknown>;
+/** A step's form values, document-shaped (react-hook-form names are the field paths). */
+export type FormValues = Record<string, unknown>;
+
+const isOptionValue = (value: unknown): value is OptionValue => typeof value === 'number' || typeof value === 'string';
+
+/** A stored answer -> the form's value for it. */
+export function toFormValue(field: FieldDef, stored: unknown): FormValue {
+  switch (field.type) {
+    case 'text':
+    case 'textarea':
+    case 'date':
+    case 'number':
+      return typeof stored === 'string' || typeof stored === 'number' ? String(stored) : '';
+    case 'radio':
+    case 'select':
+    case 'scale':
+      return isOptionValue(stored) ? stored : null;
+    case 'checkbox':
+    case 'transferlist':
+      return Array.isArray(stored) ? stored.filter(isOptionValue) : [];
+    case 'repeater':
+      return Array.isArray(stored) ? stored.filter(isRecord).map((item) => itemFormValues(field, item)) : [];
+  }
+}
+
+/** A stored repeater item (or nothing: a new item) -> its form values. */
+export function itemFormValues(field: FieldDef, item: unknown = {}): FormItem {
+  let values: FormItem = {};
+  for (const child of field.fields ?? []) values = setPath(values, child.path, toFormValue(child, getPath(item, child.path)));
+  return values;
+}
+
+/** Full-width digits and signs (Japanese input) as ASCII. */
+function halfWidthDigits(text: string): string {
+  return text.replace(/[\uFF10-\uFF19\uFF0B\uFF0D\uFF0E]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0xfee0));
+}
+
+/**
+ * The form's value -> the wire value: texts trimmed (empty: null), numbers as numbers when they
+ * are numbers (else the text, which validation refuses), empty lists null, items without their
+ * empty or hidden fields.
+ */
+export function toWireValue(field: FieldDef, value: unknown, category: Category): unknown {
+  switch (field.type) {
+    case 'text':
+    case 'textarea': {
+      if (typeof value !== 'string') return value ?? null;
+      const trimmed = value.trim();
+      return trimmed === '' ? null : trimmed;
+    }
+    case 'date': {
+      if (typeof value !== 'string') return value ?? null;
+      const trimmed = value.trim();
+      // Typed but not yet taken by the picker (debounce): the same reading of the text.
+      return trimmed === '' ? null : (parseTypedDate(trimmed) ?? trimmed);
+    }
+    case 'number': {
+      if (typeof value === 'number') return value;
+      if (typeof value !== 'string') return value ?? null;
+      const text = halfWidthDigits(value.trim());
+      if (text === '') return null;
+      return /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+    }
+    case 'radio':
+    case 'select':
+    case 'scale':
+      return value ?? null;
+    case 'checkbox':
+    case 'transferlist':
+      return Array.isArray(value) && value.length > 0 ? value : null;
+    case 'repeater': {
+      if (!Array.isArray(value) || value.length === 0) return null;
+      return value.map((item) => wireItem(field, item, category));
+    }
+  }
+}
+
+/** One repeater item on the wire: only its shown, answered fields. */
+function wireItem(field: FieldDef, item: unknown, category: Category): Record<string, unknown> {
+  const children = field.fields ?? [];
+  let wire: Record<string, unknown> = {};
+  for (const child of children) wire = setPath(wire, child.path, toWireValue(child, getPath(item, child.path), category));
+  const scope = scopeOf(wire, category);
+  let kept: Record<string, unknown> = {};
+  for (const child of children) {
+    const childValue = getPath(wire, child.path);
+    if (childValue !== null && childValue !== undefined && isFieldVisible(child, children, scope)) {
+      kept = setPath(kept, child.path, childValue);
+    }
+  }
+  return kept;
+}
+
+/** A step's form values from the appointment document (`prefill` overrides, e.g. ?id=). */
+export function formValuesFor(step: StepDef, document: unknown, prefill: Record<string, FormValue> = {}): FormValues {
+  let values: FormValues = {};
+  for (const field of step.fields) {
+    const stored = toFormValue(field, getPath(document, field.path));
+    const override = prefill[field.path];
+    const empty = stored === '' || stored === null || (Array.isArray(stored) && stored.length === 0);
+    values = setPath(values, field.path, override !== undefined && empty ? override : stored);
+  }
+  return values;
+}
+
+/**
+ * A step's answers on the wire, document-shaped: every field of the step, hidden ones as null
+ * (an answer left behind by an earlier choice is cleared when the step is saved).
+ */
+export function wireAnswersFor(step: StepDef, values: FormValues, category: Category): Record<string, unknown> {
+  let wire: Record<string, unknown> = {};
+  for (const field of step.fields) wire = setPath(wire, field.path, toWireValue(field, getPath(values, field.path), category));
+  const scope = scopeOf(wire, category);
+  let shown: Record<string, unknown> = {};
+  for (const field of step.fields) {
+    shown = setPath(shown, field.path, isFieldVisible(field, step.fields, scope) ? getPath(wire, field.path) : null);
+  }
+  return shown;
+}
+
+/** The update `data` of a save: each of the step's field paths whose answer differs from the stored one. */
+export function changedData(step: StepDef, wire: Record<string, unknown>, document: unknown): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const field of step.fields) {
+    const next = getPath(wire, field.path) ?? null;
+    const stored = getPath(document, field.path) ?? null;
+    if (!deepEqual(next, stored)) data[field.path] = next;
+  }
+  return data;
+}
