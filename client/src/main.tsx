@@ -12,7 +12,8 @@ import { installPreloadErrorHandler, startApp } from './bootstrap';
 import { bindLocale, createI18n } from './i18n';
 import { bindAfterSignIn } from './realtime/afterSignIn';
 import { bindRealtime } from './realtime/bindings';
-import { callFunction, realtime } from './realtime';
+import { bindOutbox } from './realtime/outbox';
+import { callFunction, outbox, realtime } from './realtime';
 import { createAppRouter } from './router';
 import { useAppStore } from './store';
 import './styles.css';
@@ -40,6 +41,7 @@ installErrorReporting(window, analytics);
 const i18n = createI18n(useAppStore.getState().locale);
 bindLocale(i18n, useAppStore);
 bindRealtime(realtime, useAppStore);
+bindOutbox(outbox, useAppStore);
 const router = createAppRouter();
 bindAfterSignIn({
   store: useAppStore,

@@ -2,74 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { createAppStore } from '../store';
 import type { Snapshot } from '../store/types';
 import { bindRealtime } from './bindings';
-import { createRealtimeClient, type AuthPayload, type SocketLike } from './client';
+import { FakeSocket } from '../test/fakeSocket';
+import { createRealtimeClient } from './client';
 import { FunctionsError } from './errors';
-
-type Handler = (...args: unknown[]) => void;
-
-/** Stands in for the server end of one socket.io connection. */
-class FakeSocket implements SocketLike {
-  connected = false;
-  readonly handlers = new Map<string, Handler[]>();
-  readonly sent: { event: string; payload: unknown }[] = [];
-  connectCalls = 0;
-  disconnectCalls = 0;
-  /** What the server acks, per event. */
-  answer: (event: string, payload: unknown) => unknown = () => ({});
-  pendingAcks: { event: string; payload: unknown; resolve: (ack: unknown) => void }[] = [];
-  holdAcks = false;
-
-  constructor(readonly auth: AuthPayload) {}
-
-  on(event: string, listener: (...args: never[]) => void) {
-    this.handlers.set(event, [...(this.handlers.get(event) ?? []), listener as Handler]);
-    return this;
-  }
-  emit(event: string, payload?: unknown) {
-    this.sent.push({ event, payload });
-    return this;
-  }
-  timeout() {
-    return {
-      emitWithAck: (event: string, payload?: unknown) => {
-        this.sent.push({ event, payload });
-        if (this.holdAcks) {
-          return new Promise<unknown>((resolve) => this.pendingAcks.push({ event, payload, resolve }));
-        }
-        return Promise.resolve(this.answer(event, payload));
-      },
-    };
-  }
-  connect() {
-    this.connectCalls += 1;
-    return this;
-  }
-  disconnect() {
-    this.disconnectCalls += 1;
-    this.connected = false;
-    return this;
-  }
-  /** The server accepts the (re)connection. */
-  serverConnect() {
-    this.connected = true;
-    this.fire('connect');
-  }
-  dropConnection() {
-    this.connected = false;
-    this.fire('disconnect', 'transport close');
-  }
-  fire(event: string, ...args: unknown[]) {
-    for (const handler of this.handlers.get(event) ?? []) handler(...args);
-  }
-  subscribesSent() {
-    return this.sent.filter((s) => s.event === 'subscribe').map((s) => s.payload);
-  }
-  authSent(): Record<string, unknown> {
-    let data: Record<string, unknown> = {};
-    this.auth((d) => (data = d));
-    return data;
-  }
-}
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 

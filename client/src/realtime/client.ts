@@ -50,6 +50,12 @@ export interface RealtimeClient {
   onSnapshot(listener: (snapshot: Snapshot) => void): () => void;
   onSession(listener: (notice: SessionNotice) => void): () => void;
   onConnectError(listener: (error: Error) => void): () => void;
+  /**
+   * Connected, and every followed path subscribed again after the last (re)connect (acked or
+   * refused): the moment to send what waited for the connection.
+   */
+  isReady(): boolean;
+  onReadyChange(listener: (ready: boolean) => void): () => void;
   /** The version held for a subscribed path (undefined before its first snapshot). */
   heldVersion(path: string): number | undefined;
   subscribedPaths(): string[];
@@ -91,7 +97,17 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
   const snapshotListeners = new Set<(snapshot: Snapshot) => void>();
   const sessionListeners = new Set<(notice: SessionNotice) => void>();
   const connectErrorListeners = new Set<(error: Error) => void>();
+  const readyListeners = new Set<(ready: boolean) => void>();
   let lastActivity = -Infinity;
+  let ready = false;
+  /** Counts connections, so that a late resubscription of an older one changes nothing. */
+  let connection = 0;
+
+  function setReady(next: boolean): void {
+    if (ready === next) return;
+    ready = next;
+    for (const listener of readyListeners) listener(next);
+  }
 
   function settle(path: string, outcome: { snapshot: Snapshot } | { error: FunctionsError }): void {
     const pending = waiters.get(path) ?? [];
@@ -109,11 +125,12 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
     for (const listener of snapshotListeners) listener(snapshot);
   }
 
-  function sendSubscribe(path: string): void {
-    if (!socket?.connected) return; // the next `connect` subscribes it
+  /** Settles once the subscription is acked, refused or timed out. */
+  function sendSubscribe(path: string): Promise<void> {
+    if (!socket?.connected) return Promise.resolve(); // the next `connect` subscribes it
     const version = held.get(path);
     const payload = version === undefined ? { path } : { path, version };
-    socket
+    return socket
       .timeout(ackTimeoutMs)
       .emitWithAck(ClientEvent.subscribe, payload)
       .then(
@@ -150,7 +167,16 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
       const created = deps.createSocket(auth);
       socket = created;
       created.on('connect', () => {
-        for (const path of held.keys()) sendSubscribe(path);
+        connection += 1;
+        const current = connection;
+        setReady(false);
+        void Promise.all([...held.keys()].map(sendSubscribe)).then(() => {
+          if (current === connection && socket === created && created.connected) setReady(true);
+        });
+      });
+      created.on('disconnect', () => {
+        connection += 1;
+        setReady(false);
       });
       created.on(ServerEvent.snapshot, (payload: never) => {
         const snapshot = parseSnapshot(payload);
@@ -169,6 +195,8 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
     disconnect() {
       socket?.disconnect();
       socket = null;
+      connection += 1;
+      setReady(false);
       for (const path of [...waiters.keys()]) {
         settle(path, { error: new FunctionsError('cancelled', 'The connection was closed.') });
       }
@@ -180,7 +208,7 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
       const promise = new Promise<Snapshot>((resolve, reject) => {
         waiters.set(path, [...(waiters.get(path) ?? []), { resolve, reject }]);
       });
-      sendSubscribe(path);
+      void sendSubscribe(path);
       return promise;
     },
 
@@ -240,6 +268,12 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
     onConnectError(listener) {
       connectErrorListeners.add(listener);
       return () => connectErrorListeners.delete(listener);
+    },
+
+    isReady: () => ready,
+    onReadyChange(listener) {
+      readyListeners.add(listener);
+      return () => readyListeners.delete(listener);
     },
 
     heldVersion: (path) => held.get(path),

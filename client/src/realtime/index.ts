@@ -6,6 +6,7 @@ import { io } from 'socket.io-client';
 import { getToken } from '../auth/token';
 import { createCallable } from './callable';
 import { createRealtimeClient } from './client';
+import { createOutbox } from './outbox';
 
 export const realtime = createRealtimeClient({
   createSocket: (auth) =>
@@ -26,6 +27,12 @@ export const callFunction = createCallable({
   getToken,
   socketCall: (name, data, timeoutMs) => realtime.call(name, data, timeoutMs),
 });
+
+/**
+ * Saves of the questionnaire and the review (appointment fields): kept in memory and sent in
+ * order when connected. Components call `outbox.send(path, data)`.
+ */
+export const outbox = createOutbox(realtime);
 
 export const subscribe = (path: string) => realtime.subscribe(path);
 export const unsubscribe = (path: string) => realtime.unsubscribe(path);

@@ -7,11 +7,13 @@ import { resolveLocale, type Locale } from '../i18n/locale';
 import { createDocumentsSlice, type DocumentsSlice } from './documentsSlice';
 import { initialData } from './initial';
 import { createLocaleSlice, type LocaleSlice } from './localeSlice';
+import { createSaveSlice, type SaveSlice } from './saveSlice';
 import { createSessionSlice, type SessionSlice } from './sessionSlice';
 
 export type AppState = SessionSlice &
   DocumentsSlice &
-  LocaleSlice & {
+  LocaleSlice &
+  SaveSlice & {
     /** Back to the initial state (sign-out); the locale returns to the start-up one. */
     reset: () => void;
   };
@@ -21,6 +23,7 @@ export function createAppStore(initialLocale: Locale) {
     ...createSessionSlice(...args),
     ...createDocumentsSlice(...args),
     ...createLocaleSlice(initialLocale)(...args),
+    ...createSaveSlice(...args),
     reset: () => {
       args[0](initialData(initialLocale));
     },
@@ -42,4 +45,4 @@ export function startupLocale(win?: Pick<Window, 'location' | 'navigator'>): Loc
 /** The app's store. */
 export const useAppStore: AppStore = createAppStore(startupLocale());
 
-export type { AuthUser, DocumentsState, HeldDocument, LoginNotice, Snapshot, StoreData } from './types';
+export type { AuthUser, DocumentsState, HeldDocument, LoginNotice, SaveStatus, Snapshot, StoreData } from './types';

@@ -6,5 +6,5 @@ export const initialSession: SessionState = { user: null, authReady: false };
 export const initialDocuments: DocumentsState = { appointment: null, clinic: null, service: null, user: null };
 
 export function initialData(locale: Locale): StoreData {
-  return { session: initialSession, documents: initialDocuments, locale, loginNotice: null };
+  return { session: initialSession, documents: initialDocuments, locale, loginNotice: null, saveStatus: 'idle' };
 }

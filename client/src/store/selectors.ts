@@ -16,3 +16,6 @@ export const selectAppointmentId = (state: AppState): string | null => {
   const id = state.documents.user?.data?.appointmentId;
   return typeof id === 'string' && id !== '' ? id : null;
 };
+
+/** The outbox's status: saving, saved, or waiting for the connection. */
+export const selectSaveStatus = (state: AppState) => state.saveStatus;

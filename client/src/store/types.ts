@@ -42,9 +42,13 @@ export type DocumentsState = Record<DocumentSlot, HeldDocument | null>;
 export type LoginNotice = 'appointmentFailed' | 'sessionEnded';
 
 /** Everything the store holds, without its actions. */
+/** What the person sees of their saves: "saving…", "saved", "will be sent when you are back online". */
+export type SaveStatus = 'idle' | 'saving' | 'saved' | 'offline';
+
 export interface StoreData {
   session: SessionState;
   documents: DocumentsState;
   locale: Locale;
   loginNotice: LoginNotice | null;
+  saveStatus: SaveStatus;
 }
