@@ -18,6 +18,8 @@ import socketio
 SNAPSHOT_EVENT = "snapshot"
 SESSION_EVENT = "session"
 NAMESPACE = "/"
+# Time for a call's own reply to leave before its session's sockets are closed.
+REPLY_GRACE_SECONDS = 0.5
 # How many documents each node remembers the last delivered version of.
 VERSION_MEMORY = 100_000
 
@@ -129,6 +131,7 @@ class Publisher:
     def __init__(self, sio: socketio.AsyncServer) -> None:
         self.sio = sio
         self.locks = DocumentLocks()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def ordered(self, path: str) -> Any:
         """Hold while committing a change to `path` and pushing it (see module doc)."""
@@ -136,6 +139,18 @@ class Publisher:
 
     async def push(self, snapshot: dict[str, Any]) -> None:
         await self.sio.emit(SNAPSHOT_EVENT, snapshot, room=snapshot["path"])
+
+    def end_session_after_reply(self, session_id: int) -> None:
+        """End a session from inside a call of that very session: its own reply (the ack)
+        must reach the caller before the socket closes, so the close waits a moment."""
+
+        async def later() -> None:
+            await asyncio.sleep(REPLY_GRACE_SECONDS)
+            await self.end_session(session_id)
+
+        task = asyncio.create_task(later())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def end_session(self, session_id: int) -> None:
         """Tell every socket of a revoked session, on every node, then close them."""

@@ -423,7 +423,7 @@ async def appointment_cancel(context: CallContext, request: AppointmentCancel) -
     else:
         await publish_feed(state, clinic_id=row.clinic_id)
     for session_id in ended:
-        await state.publisher.end_session(session_id)
+        state.publisher.end_session_after_reply(session_id)
     return {"status": "cancelled"}
 
 

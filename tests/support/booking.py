@@ -1,0 +1,100 @@
+"""Building blocks of booking tests: a person with a consented appointment, a complete
+intake, free slots."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+
+from tests.conftest import unique_email
+from tests.support.clients import Socket, connect, sign_in
+
+# Every required answer of the cancer service (the shortest questionnaire).
+CANCER_ANSWERS: dict[str, Any] = {
+    "patientRole": 90,
+    "intake.contactInfo.lastName": "ヤマダ",
+    "intake.contactInfo.firstName": "ハナコ",
+    "intake.contactInfo.email": "hanako@example.jp",
+    "intake.contactInfo.phone": "03-1234-5678",
+    "intake.contactInfo.country": "JP",
+    "intake.contactInfo.subdivision": "東京都",
+    "intake.contactInfo.registrant": 1,
+    "intake.contactInfo.hasPrenatalServiceHistory": 0,
+    "intake.profile.femaleDob": "1990-04-01",
+    "intake.requests.expectations": [1, 2],
+    "intake.requests.isDepressed": 0,
+    "intake.requests.isDispleasured": 0,
+    "intake.requests.referralSource": 1,
+}
+
+
+@dataclass
+class Person:
+    uid: str
+    email: str
+    token: str
+    sock: Socket
+    appointment_id: str
+
+    @property
+    def path(self) -> str:
+        return f"appointments/{self.appointment_id}"
+
+    async def call(self, name: str, data: Any) -> dict[str, Any]:
+        return await self.sock.call(name, data)
+
+    async def hold(self, start: str, counselor_id: str) -> dict[str, Any]:
+        return await self.call(
+            "appointment-hold",
+            {"appointmentId": self.appointment_id, "start": start, "counselorId": counselor_id},
+        )
+
+    async def document(self) -> dict[str, Any]:
+        data: dict[str, Any] = (await self.sock.subscribe(self.path))["snapshot"]["data"]
+        return data
+
+
+@asynccontextmanager
+async def person(
+    base_url: str, service: str = "cancer", *, complete: bool = False
+) -> AsyncIterator[Person]:
+    account = await sign_in(base_url, unique_email(service))
+    async with connect(base_url, account.token) as sock:
+        created = await sock.call("appointment-create", {"serviceId": service})
+        appointment_id = created["data"]["appointmentId"]
+        someone = Person(account.uid, account.email, account.token, sock, appointment_id)
+        if complete:
+            info = await sock.call("service-read", {"id": service, "clinicId": "demo-clinic"})
+            await someone.call(
+                "appointment-consent",
+                {"appointmentId": appointment_id, "version": info["data"]["consentVersion"]},
+            )
+            reply = await sock.update(someone.path, {**CANCER_ANSWERS, "agreedToTerms": True})
+            assert "version" in reply, reply
+        yield someone
+
+
+async def free_slots(sock: Socket, service: str = "cancer", days: int = 30) -> list[dict[str, Any]]:
+    today = datetime.now(UTC).date()
+    reply = await sock.call(
+        "vacancies-read",
+        {
+            "clinicId": "demo-clinic",
+            "serviceId": service,
+            "from": today.isoformat(),
+            "to": (today + timedelta(days=days)).isoformat(),
+        },
+    )
+    slots: list[dict[str, Any]] = reply["data"]["slots"]
+    return slots
+
+
+async def run_job(base_url: str, name: str, now: datetime) -> int:
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        reply = await http.post(f"/dev/jobs/{name}", json={"data": {"now": now.isoformat()}})
+    reply.raise_for_status()
+    done: int = reply.json()["data"]["done"]
+    return done

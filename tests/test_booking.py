@@ -1,0 +1,226 @@
+"""Live vacancies, holds, submission, confirmation and cancel, on both databases."""
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import httpx
+
+from tests.support.booking import free_slots, person, run_job
+from tests.support.clients import connect, outbox, sign_in
+
+TOKYO = ZoneInfo("Asia/Tokyo")
+
+
+def status_of(reply: dict[str, Any]) -> str:
+    if "error" in reply:
+        return str(reply["error"]["status"])
+    return "OK"
+
+
+async def test_vacancies_cover_most_weekdays_in_the_clinic_timezone(base_url: str) -> None:
+    async with person(base_url) as someone:
+        slots = await free_slots(someone.sock, days=60)
+    days = {datetime.fromisoformat(s["start"]).date() for s in slots}
+    assert len([d for d in days if d.weekday() < 5]) >= 30
+    first = datetime.fromisoformat(slots[0]["start"])
+    assert first.utcoffset() == timedelta(hours=9)
+    assert first > datetime.now(UTC) + timedelta(hours=24)  # minimum notice
+    assert all(s["counselorIds"] for s in slots)
+    assert datetime.fromisoformat(slots[-1]["start"]).date() <= datetime.now(
+        TOKYO
+    ).date() + timedelta(days=60)
+
+
+async def test_a_hold_takes_the_slot_from_every_calendar(base_url: str) -> None:
+    async with person(base_url) as holder, person(base_url) as watcher:
+        slot = (await free_slots(holder.sock))[0]
+        start = datetime.fromisoformat(slot["start"])
+        month = start.strftime("%Y-%m")
+        doc = f"vacancies/demo-clinic/cancer-b2b/{month}"
+        before = (await watcher.sock.subscribe(doc))["snapshot"]
+        counselor = slot["counselorIds"][0]
+        reply = await holder.hold(slot["start"], counselor)
+        expires = datetime.fromisoformat(reply["data"]["holdExpiresAt"].replace("Z", "+00:00"))
+        assert timedelta(minutes=9) < expires - datetime.now(UTC) <= timedelta(minutes=10)
+        await watcher.sock.wait_for_version(doc, before["version"] + 1)
+        pushed = watcher.sock.pushes[doc][-1]["data"]["slots"]
+        same = [s for s in pushed if s["start"] == slot["start"]]
+        assert not same or counselor not in same[0]["counselorIds"]
+        appointment = await holder.document()
+        assert appointment["counselorId"] == counselor
+        assert (appointment["date"], appointment["time"]) == (
+            start.strftime("%Y-%m-%d"),
+            start.strftime("%H:%M"),
+        )
+        taken = await watcher.hold(slot["start"], counselor)
+        assert status_of(taken) == "ABORTED"
+        assert taken["error"]["details"]["alternatives"]
+
+
+async def test_exactly_one_winner_when_many_race_for_one_slot(base_url: str) -> None:
+    async with person(base_url) as first:
+        slot = (await free_slots(first.sock))[3]
+        counselor = slot["counselorIds"][0]
+        people = [person(base_url) for _ in range(12)]
+        entered = [await p.__aenter__() for p in people]
+        try:
+            replies = await asyncio.gather(*(p.hold(slot["start"], counselor) for p in entered))
+        finally:
+            for p in people:
+                await p.__aexit__(None, None, None)
+    assert sorted(status_of(r) for r in replies) == ["ABORTED"] * 11 + ["OK"]
+
+
+async def test_as_many_winners_as_slots(base_url: str) -> None:
+    async with person(base_url) as first:
+        # One slot on each of three days: they cannot overlap each other.
+        by_day: dict[str, dict[str, Any]] = {}
+        for slot in await free_slots(first.sock):
+            by_day.setdefault(slot["start"][:10], slot)
+        targets = [(s["start"], s["counselorIds"][0]) for s in list(by_day.values())[1:4]]
+        people = [person(base_url) for _ in range(15)]
+        entered = [await p.__aenter__() for p in people]
+        try:
+            replies = await asyncio.gather(
+                *(p.hold(*targets[i % len(targets)]) for i, p in enumerate(entered))
+            )
+        finally:
+            for p in people:
+                await p.__aexit__(None, None, None)
+    assert [status_of(r) for r in replies].count("OK") == len(targets)
+
+
+async def test_a_newer_hold_releases_the_older(base_url: str) -> None:
+    async with person(base_url) as someone, person(base_url) as other:
+        slots = await free_slots(someone.sock)
+        a, b = slots[20], slots[40]
+        assert status_of(await someone.hold(a["start"], a["counselorIds"][0])) == "OK"
+        assert status_of(await someone.hold(b["start"], b["counselorIds"][0])) == "OK"
+        assert status_of(await other.hold(a["start"], a["counselorIds"][0])) == "OK"
+        # Holding the same slot again renews it.
+        assert status_of(await someone.hold(b["start"], b["counselorIds"][0])) == "OK"
+
+
+async def test_any_counselor(base_url: str) -> None:
+    async with person(base_url) as someone:
+        slot = (await free_slots(someone.sock))[5]
+        assert status_of(await someone.hold(slot["start"], "any")) == "OK"
+        assert (await someone.document())["counselorId"] in slot["counselorIds"]
+
+
+async def test_slots_that_are_not_offered_cannot_be_held(base_url: str) -> None:
+    async with person(base_url) as someone:
+        slot = (await free_slots(someone.sock))[0]
+        start = datetime.fromisoformat(slot["start"])
+        for wrong in (
+            start + timedelta(minutes=7),
+            start.replace(hour=3),
+            start - timedelta(days=2),
+        ):
+            assert (
+                status_of(await someone.hold(wrong.isoformat(), slot["counselorIds"][0]))
+                == "ABORTED"
+            )
+        assert status_of(await someone.hold("tomorrow", "any")) == "INVALID_ARGUMENT"
+        assert status_of(await someone.hold(slot["start"], "c-nobody")) == "ABORTED"
+
+
+async def test_submit_needs_intake_terms_and_a_live_hold(base_url: str) -> None:
+    async with person(base_url) as someone:
+        submit = {"appointmentId": someone.appointment_id, "status": "submitted"}
+        missing = await someone.call("appointment-updateStatus", submit)
+        assert status_of(missing) == "INVALID_ARGUMENT"
+        assert "contact" in missing["error"]["details"]["missing"]
+    async with person(base_url, complete=True) as ready:
+        submit = {"appointmentId": ready.appointment_id, "status": "submitted"}
+        assert status_of(await ready.call("appointment-updateStatus", submit)) == "ABORTED"
+
+
+async def test_confirmation_with_join_link_mails_and_feed(base_url: str) -> None:
+    staff = await sign_in(base_url, "staff@demo-clinic.example")
+    async with person(base_url, complete=True) as someone, connect(base_url, staff.token) as desk:
+        feed = "clinics/demo-clinic/bookings"
+        start_version = (await desk.subscribe(feed))["snapshot"]["version"]
+        slot = (await free_slots(someone.sock))[2]
+        counselor = slot["counselorIds"][0]
+        await someone.hold(slot["start"], counselor)
+        await someone.sock.update(someone.path, {"locale": "en"})
+        reply = await someone.call(
+            "appointment-updateStatus",
+            {"appointmentId": someone.appointment_id, "status": "submitted"},
+        )
+        assert reply == {"data": {"status": "confirmed"}}
+        appointment = await someone.document()
+        assert appointment["status"] == "confirmed"
+        assert appointment["joinUrl"].startswith("https://meet.jit.si/gc-")
+        assert len(appointment["joinUrl"]) > 40
+        await desk.wait_for_version(feed, start_version + 2)
+        rows = desk.pushes[feed][-1]["data"]["bookings"]
+        assert any(
+            r["appointmentId"] == someone.appointment_id and r["status"] == "confirmed"
+            for r in rows
+        )
+        # Staff record the outcome; the client cannot.
+        outcome = {"appointmentId": someone.appointment_id, "status": "completed"}
+        assert (
+            status_of(await someone.call("appointment-updateStatus", outcome))
+            == "PERMISSION_DENIED"
+        )
+        assert (await desk.call("appointment-updateStatus", outcome))["data"][
+            "status"
+        ] == "completed"
+    client_mail = (await outbox(base_url, someone.email))[0]
+    assert "confirmed" in client_mail["subject"]
+    assert appointment["joinUrl"] in client_mail["text"]
+    local = datetime.fromisoformat(slot["start"])
+    assert f"{local:%H:%M}" in client_mail["text"] and "Asia/Tokyo" in client_mail["text"]
+    counselor_mail = (await outbox(base_url, f"{counselor}@demo-clinic.example"))[0]
+    assert someone.appointment_id in counselor_mail["text"]
+    assert "ヤマダ" not in counselor_mail["text"]  # no intake data in mail
+
+
+async def test_cancel_frees_the_slot_signs_out_and_mails(base_url: str) -> None:
+    async with person(base_url, complete=True) as someone, person(base_url) as next_one:
+        slot = (await free_slots(someone.sock))[6]
+        counselor = slot["counselorIds"][0]
+        await someone.hold(slot["start"], counselor)
+        await someone.call(
+            "appointment-updateStatus",
+            {"appointmentId": someone.appointment_id, "status": "submitted"},
+        )
+        assert status_of(await next_one.hold(slot["start"], counselor)) == "ABORTED"
+        ended: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+        def on_session(data: dict[str, Any]) -> None:
+            if not ended.done():
+                ended.set_result(data)
+
+        someone.sock.client.on("session", on_session)
+        reply = await someone.call(
+            "appointment-cancel",
+            {"appointmentId": someone.appointment_id, "reason": "予定が合わない"},
+        )
+        assert reply == {"data": {"status": "cancelled"}}
+        assert (await asyncio.wait_for(ended, 10))["state"] == "expired"
+        assert status_of(await next_one.hold(slot["start"], counselor)) == "OK"
+    cancelled = (await outbox(base_url, someone.email))[0]
+    assert "cancelled" in cancelled["subject"] or "取り消し" in cancelled["subject"]
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        who = await http.get("/auth/session", headers={"Authorization": f"Bearer {someone.token}"})
+    assert who.json() == {"data": None}
+
+
+async def test_expired_holds_return_to_every_calendar(base_url: str) -> None:
+    async with person(base_url) as holder, person(base_url) as other:
+        slot = (await free_slots(holder.sock))[8]
+        counselor = slot["counselorIds"][0]
+        await holder.hold(slot["start"], counselor)
+        assert await run_job(base_url, "expire-holds", datetime.now(UTC)) == 0
+        assert (
+            await run_job(base_url, "expire-holds", datetime.now(UTC) + timedelta(minutes=11)) >= 1
+        )
+        cleared = await holder.document()
+        assert cleared["counselorId"] is None and cleared["holdExpiresAt"] is None
+        assert status_of(await other.hold(slot["start"], counselor)) == "OK"
