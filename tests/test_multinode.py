@@ -2,10 +2,12 @@
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
 
 import pytest
 import pytest_asyncio
 
+from tests.support.booking import free_slots, person
 from tests.support.clients import connect, sign_in
 from tests.support.databases import (
     REDIS_URL,
@@ -84,3 +86,36 @@ async def test_racing_writers_on_two_nodes_are_seen_in_version_order(
             seen = watcher.versions(path)
             assert seen == sorted(set(seen)), seen
             assert seen[-1] == final
+
+
+async def test_two_processes_racing_for_one_slot_have_one_winner(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_nodes
+    async with AsyncExitStack() as stack:
+        racers = [await stack.enter_async_context(person(node.url)) for node in (a, b) * 5]
+        watcher = racers[0]
+        slot = (await free_slots(watcher.sock))[4]
+        counselor = slot["counselorIds"][0]
+        replies = await asyncio.gather(*(r.hold(slot["start"], counselor) for r in racers))
+    winners = [r for r in replies if "data" in r]
+    losers = [r["error"]["status"] for r in replies if "error" in r]
+    assert len(winners) == 1
+    assert losers == ["ABORTED"] * 9
+
+
+async def test_a_hold_on_one_node_reaches_calendars_on_the_other(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_nodes
+    async with person(a.url) as holder, person(b.url) as watcher:
+        slot = (await free_slots(holder.sock))[12]
+        doc = f"vacancies/demo-clinic/cancer-b2b/{slot['start'][:7]}"
+        version = (await watcher.sock.subscribe(doc))["snapshot"]["version"]
+        counselor = slot["counselorIds"][0]
+        assert "data" in await holder.hold(slot["start"], counselor)
+        await watcher.sock.wait_for_version(doc, version + 1)
+        same = [
+            s for s in watcher.sock.pushes[doc][-1]["data"]["slots"] if s["start"] == slot["start"]
+        ]
+        assert not same or counselor not in same[0]["counselorIds"]

@@ -174,12 +174,16 @@ def _add_free_starts(
     busy: list[Busy],
     counselor_id: str,
 ) -> None:
-    window_end = local_time(day, end_at, zone)
-    cursor = local_time(day, start_at, zone)
-    if window_end is None or cursor is None:
-        return
+    """Walk the window on the wall clock; a wall time that does not exist (DST) is skipped."""
     step = timedelta(minutes=STEP_MINUTES)
-    while cursor + rules.session <= window_end:
-        if cursor >= earliest and _free(busy, cursor, cursor + rules.session + rules.buffer):
+    wall = datetime.combine(day, start_at)
+    wall_end = datetime.combine(day, end_at)
+    while wall + rules.session <= wall_end:
+        cursor = local_time(day, wall.time(), zone)
+        if (
+            cursor is not None
+            and cursor >= earliest
+            and _free(busy, cursor, cursor + rules.session + rules.buffer)
+        ):
             free[cursor].append(counselor_id)
-        cursor = cursor + step
+        wall += step
