@@ -16,6 +16,7 @@ from realtime.http import routes
 from realtime.jobs import run_forever
 from realtime.mail.outbox import Mailer
 from realtime.mail.smtp import SmtpDelivery
+from realtime.presence import run_session_checks
 from realtime.push import Publisher
 from realtime.ratelimit import create_limiter
 from realtime.settings import Settings
@@ -51,9 +52,13 @@ def create_app(settings: Settings | None = None) -> Any:
             async with state.db.write() as session:
                 if await load_demo_data(session, today=datetime.now(UTC).date()):
                     log.info("loaded demo data into an empty database")
-        scheduler = asyncio.create_task(run_forever(state, settings.job_interval_seconds))
+        loops = [
+            asyncio.create_task(run_forever(state, settings.job_interval_seconds)),
+            asyncio.create_task(run_session_checks(state)),
+        ]
         yield
-        scheduler.cancel()
+        for loop in loops:
+            loop.cancel()
         await state.mailer.drain()
         await state.db.engine.dispose()
         if state.redis is not None:

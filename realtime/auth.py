@@ -5,11 +5,13 @@ issue; the session table, hashing and lookup here are already the real ones.
 """
 
 from collections.abc import Mapping
+from datetime import timedelta
 from http.cookies import SimpleCookie
 from typing import Any
 
 from realtime.state import AppState
 from storage.repo_users import Identity, identify
+from storage.types import utcnow
 
 SESSION_COOKIE = "gc_session"
 MAX_TOKEN_LENGTH = 256
@@ -43,7 +45,9 @@ def socket_token(environ: Mapping[str, Any], auth: object) -> str | None:
 
 
 async def resolve(state: AppState, token: str | None) -> Identity | None:
+    """The signed-in identity of a token; a session idle past the limit is over."""
     if not token or len(token) > MAX_TOKEN_LENGTH:
         return None
+    active_since = utcnow() - timedelta(seconds=state.settings.inactivity_seconds)
     async with state.db.read() as session:
-        return await identify(session, token=token)
+        return await identify(session, token=token, active_since=active_since)

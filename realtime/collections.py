@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from realtime.booking.feed import feed_data, feed_path
 from realtime.booking.vacancies import compute_slots, month_days, vacancies_data, vacancies_path
 from realtime.intake.validate import IntakeContext
+from realtime.presence_view import presence_data, presence_path
 from realtime.rules import DocMeta
 from realtime.writable import INTAKE_PREFIX, PATIENT_ROLE, WRITABLE, WriteContext
 from storage.models import Appointment, Service, User
@@ -201,9 +202,25 @@ class BookingsFeed(Derived):
         return Loaded(None, DocMeta(None, clinic_id), data, version)
 
 
+class OnlineClients(Derived):
+    """`clinics/{clinicId}/presence`: clients online now and the step they are on."""
+
+    async def load(
+        self, session: AsyncSession, params: dict[str, str], *, for_update: bool
+    ) -> Loaded | None:
+        clinic_id = params["clinicId"]
+        if await get_clinic(session, clinic_id=clinic_id) is None:
+            return None
+        version = await version_of(session, path=presence_path(clinic_id))
+        data = await presence_data(session, clinic_id=clinic_id)
+        return Loaded(None, DocMeta(None, clinic_id), data, version)
+
+
+# By the path pattern of realtime/rules.py.
 COLLECTIONS: dict[str, Collection] = {
-    "users": Users(),
-    "appointments": Appointments(),
-    "vacancies": Vacancies(),
-    "clinics": BookingsFeed(),
+    "users/{uid}": Users(),
+    "appointments/{id}": Appointments(),
+    "vacancies/{clinicId}/{serviceId}/{month}": Vacancies(),
+    "clinics/{clinicId}/bookings": BookingsFeed(),
+    "clinics/{clinicId}/presence": OnlineClients(),
 }

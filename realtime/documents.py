@@ -12,6 +12,7 @@ from realtime.rules import authorize, match
 from realtime.state import AppState
 from realtime.writable import validate_changes
 from storage.models import Appointment, User
+from storage.repo_booking import bump_version
 from storage.repo_users import Identity
 from storage.types import utcnow
 
@@ -35,9 +36,7 @@ async def read(state: AppState, who: Identity | None, path: object) -> dict[str,
     """The current snapshot of a document the caller may read."""
     found = match(path)
     async with state.db.read() as session:
-        loaded = await COLLECTIONS[found.rule.collection].load(
-            session, found.params, for_update=False
-        )
+        loaded = await COLLECTIONS[found.rule.pattern].load(session, found.params, for_update=False)
     authorize(who, found, loaded.meta if loaded else None, "read")
     return snapshot(found.path, loaded)
 
@@ -51,7 +50,7 @@ async def update(
         isinstance(base_version, bool) or not isinstance(base_version, int)
     ):
         raise FunctionError("INVALID_ARGUMENT", "baseVersion must be an integer.")
-    collection = COLLECTIONS[found.rule.collection]
+    collection = COLLECTIONS[found.rule.pattern]
     async with state.publisher.ordered(found.path):
         async with state.db.write() as session:
             loaded = await collection.load(session, found.params, for_update=True)
@@ -79,3 +78,22 @@ async def update(
 async def push_row(state: AppState, path: str, row: User | Appointment) -> None:
     """Push a row that a server function has just committed."""
     await state.publisher.push(row_snapshot(path, row))
+
+
+async def publish_derived(state: AppState, path: str) -> None:
+    """A derived document changed: raise its version, then push its snapshot.
+
+    The version is raised in its own short transaction after the change's commit (so writers
+    never queue on a counter row); computing and pushing happen under the document's lock.
+    """
+    found = match(path)
+    async with state.publisher.ordered(path):
+        async with state.db.write() as session:
+            version = await bump_version(session, path=path)
+        async with state.db.read() as session:
+            loaded = await COLLECTIONS[found.rule.pattern].load(
+                session, found.params, for_update=False
+            )
+        pushed = snapshot(path, loaded)
+        pushed["version"] = version
+        await state.publisher.push(pushed)

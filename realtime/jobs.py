@@ -16,6 +16,7 @@ from sqlmodel import col, select
 
 from realtime.booking.publish import publish_claim_change
 from realtime.documents import push_row
+from realtime.presence import check_sessions, forget_stale_presence
 from realtime.state import AppState
 from storage.models import Appointment, SlotClaim
 from storage.repo_booking import active_claim_of
@@ -109,13 +110,21 @@ async def expire_holds(state: AppState, now: datetime) -> int:
 
 
 Job = Callable[[AppState, datetime], Awaitable[int]]
-JOBS: dict[str, Job] = {"purge-intake": purge_intake, "expire-holds": expire_holds}
+# Run by every node every JOB_INTERVAL_SECONDS.
+SCHEDULED: dict[str, Job] = {
+    "purge-intake": purge_intake,
+    "expire-holds": expire_holds,
+    "forget-presence": forget_stale_presence,
+}
+# Also runnable at a set time through POST /dev/jobs/{name} (development and tests).
+# Session checks have their own, faster loop (realtime/presence.py).
+JOBS: dict[str, Job] = {**SCHEDULED, "expire-sessions": check_sessions}
 
 
 async def run_forever(state: AppState, interval_seconds: float) -> None:
     """The scheduler loop of one node; a failing job is logged and tried next round."""
     while True:
-        for name, job in JOBS.items():
+        for name, job in SCHEDULED.items():
             try:
                 await job(state, datetime.now().astimezone())
             except Exception:

@@ -152,6 +152,14 @@ class Publisher:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def session_state(self, session_id: int, state: str, seconds_left: int) -> None:
+        """Tell every tab of a session where its inactivity countdown stands."""
+        await self.sio.emit(
+            SESSION_EVENT,
+            {"state": state, "secondsLeft": seconds_left},
+            room=session_room(session_id),
+        )
+
     async def end_session(self, session_id: int) -> None:
         """Tell every socket of a revoked session, on every node, then close them."""
         await self.sio.emit(

@@ -67,6 +67,7 @@ RULES: tuple[PathRule, ...] = (
     PathRule("appointments/{id}", read=owner_or_clinic_staff, write=owner),
     PathRule("vacancies/{clinicId}/{serviceId}/{month}", read=signed_in, write=nobody),
     PathRule("clinics/{clinicId}/bookings", read=staff_of_clinic, write=nobody),
+    PathRule("clinics/{clinicId}/presence", read=staff_of_clinic, write=nobody),
 )
 
 

@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from realtime.contract import INACTIVITY_LOGOUT_SECONDS, INACTIVITY_WARNING_SECONDS
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SECRET = "dev-only-secret-change-me"
 
@@ -35,6 +37,11 @@ class Settings(BaseSettings):
     # Booking: how long a hold lasts, and the video meeting provider's base URL.
     hold_minutes: int = 10
     meeting_base_url: str = "https://meet.jit.si/"
+    # Inactivity (spec section 2): a session with no activity for this long is revoked;
+    # every tab is warned when less than the warning time is left.
+    inactivity_seconds: int = INACTIVITY_LOGOUT_SECONDS
+    inactivity_warning_seconds: int = INACTIVITY_WARNING_SECONDS
+    session_check_seconds: float = 5.0
     # How often each node runs the scheduled jobs (realtime/jobs.py).
     job_interval_seconds: float = 60.0
     # The clinic of entries that name none (`/`, `/prenatal`, ...); None: they must name one.

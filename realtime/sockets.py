@@ -15,6 +15,7 @@ from realtime.auth import resolve, socket_token
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError, internal_error
+from realtime.presence import Activity, record_activity, socket_connected, socket_disconnected
 from realtime.push import LocalManager, OrderedRedisManager, session_room
 from realtime.settings import Settings
 from realtime.state import AppState
@@ -58,6 +59,7 @@ def _payload(data: object) -> dict[str, Any]:
 def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
     identities: dict[str, Identity] = {}
     addresses: dict[str, str | None] = {}
+    activity = Activity(state.settings.inactivity_seconds)
 
     def on(name: str) -> Callable[[Event], Event]:
         """Register an acked event with error mapping to the wire format."""
@@ -87,10 +89,12 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
         identities[sid] = who
         addresses[sid] = environ.get("REMOTE_ADDR")
         await sio.enter_room(sid, session_room(who.session_id))
+        await socket_connected(state, activity, who, sid)
 
     async def disconnect(sid: str, reason: object = None) -> None:
         identities.pop(sid, None)
         addresses.pop(sid, None)
+        await socket_disconnected(state, activity, sid)
 
     sio.on("connect", connect)
     sio.on("disconnect", disconnect)
@@ -121,6 +125,11 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
         path = payload.get("path")
         if isinstance(path, str) and path != sid and not path.startswith("session:"):
             await sio.leave_room(sid, path)
+        return {"ok": True}
+
+    @on("activity")
+    async def on_activity(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
+        await record_activity(state, activity, who, sid, payload.get("step"))
         return {"ok": True}
 
     @on("update")

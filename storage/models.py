@@ -258,3 +258,57 @@ class DocumentVersion(SQLModel, table=True):
 
     path: str = Field(primary_key=True, max_length=200)
     version: int = 0
+
+
+class Presence(SQLModel, table=True):
+    """One connected socket of a client with an open appointment (for the staff's view).
+
+    Rows are deleted on disconnect; a row whose `last_seen` is older than the inactivity
+    limit no longer counts (a crashed node cannot leave people online forever).
+    """
+
+    __tablename__ = "presence"
+
+    sid: str = Field(primary_key=True, max_length=64)
+    session_id: int = Field(index=True)
+    clinic_id: str = Field(index=True, max_length=64)
+    appointment_id: str = Field(max_length=64)
+    step: str | None = Field(default=None, max_length=40)
+    connected_at: datetime = _ts()
+    last_seen: datetime = _ts()
+
+
+class ContactMessage(SQLModel, table=True):
+    """A message sent through the contact form (spec section 3)."""
+
+    __tablename__ = "contact_messages"
+
+    id: int | None = Field(default=None, primary_key=True)
+    clinic_id: str = Field(max_length=64)
+    appointment_id: str | None = Field(default=None, max_length=64)
+    name: str = Field(max_length=200)
+    email: str = Field(max_length=320)
+    message: str
+    created: datetime = _ts()
+
+
+class StoredFile(SQLModel, table=True):
+    """Metadata of a clinic document in file storage (spec section 3 stored file metadata)."""
+
+    __tablename__ = "stored_files"
+
+    full_path: str = Field(primary_key=True, max_length=500)  # clinicId/docId/locale
+    bucket: str = Field(max_length=64)
+    name: str = Field(max_length=200)
+    size: int
+    generation: int = 1
+    metageneration: int = 1
+    time_created: datetime = _ts()
+    updated: datetime = _ts()
+    md5_hash: str = Field(max_length=64)
+    cache_control: str | None = Field(default=None, max_length=200)
+    content_disposition: str | None = Field(default=None, max_length=300)
+    content_encoding: str | None = Field(default=None, max_length=50)
+    content_language: str | None = Field(default=None, max_length=8)
+    content_type: str = Field(max_length=100)
+    custom_metadata: dict[str, str] | None = _json(nullable=True)

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select as sa_select
+from sqlalchemy import update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -72,8 +73,9 @@ async def create_session(session: AsyncSession, *, user_id: str) -> str:
     return token
 
 
-async def identify(session: AsyncSession, *, token: str) -> Identity | None:
-    """The identity behind a live (not revoked) session token, in one query."""
+async def identify(session: AsyncSession, *, token: str, active_since: datetime) -> Identity | None:
+    """The identity behind a live session token (not revoked, active since `active_since`),
+    in one query."""
     columns: list[Any] = [
         AuthSession.id,
         User.id,
@@ -88,6 +90,7 @@ async def identify(session: AsyncSession, *, token: str) -> Identity | None:
             .outerjoin(StaffMember, col(StaffMember.email) == User.email)
             .where(col(AuthSession.token_hash) == hash_token(token))
             .where(col(AuthSession.revoked_at).is_(None))
+            .where(col(AuthSession.last_activity) > active_since)
         )
     ).first()
     if row is None:
@@ -122,3 +125,39 @@ async def revoke_user_sessions(session: AsyncSession, *, user_id: str, at: datet
         assert row.id is not None
         ended.append(row.id)
     return ended
+
+
+async def touch_session(session: AsyncSession, *, session_id: int, at: datetime) -> None:
+    await session.exec(
+        update(AuthSession)
+        .where(col(AuthSession.id) == session_id)
+        .where(col(AuthSession.revoked_at).is_(None))
+        .values(last_activity=at)
+    )
+
+
+async def revoke_idle_sessions(
+    session: AsyncSession, *, idle_since: datetime, at: datetime
+) -> list[int]:
+    """Revoke sessions idle since `idle_since`; each is returned by exactly one caller."""
+    result = await session.execute(
+        update(AuthSession)
+        .where(col(AuthSession.revoked_at).is_(None))
+        .where(col(AuthSession.last_activity) <= idle_since)
+        .values(revoked_at=at)
+        .returning(col(AuthSession.id))
+    )
+    return [int(row[0]) for row in result.all()]
+
+
+async def sessions_idle_between(
+    session: AsyncSession, *, oldest: datetime, newest: datetime
+) -> list[tuple[int, datetime]]:
+    """Live sessions whose last activity falls in (oldest, newest]: the ones to warn."""
+    rows = await session.exec(
+        select(AuthSession.id, AuthSession.last_activity)
+        .where(col(AuthSession.revoked_at).is_(None))
+        .where(col(AuthSession.last_activity) > oldest)
+        .where(col(AuthSession.last_activity) <= newest)
+    )
+    return [(int(i), last) for i, last in rows.all() if i is not None]

@@ -1,0 +1,169 @@
+"""Activity, inactivity expiry and who is online (spec section 2, PROTOCOL `activity`/`session`).
+
+- The client sends `activity` (throttled) while the person types, clicks or moves the mouse,
+  with the step they are on. The session's `last_activity` is written at most every
+  ACTIVITY_WRITE_SECONDS, and every tab of the session is told to start its countdown again
+  (`session` {"state": "active", "secondsLeft": limit}), so all tabs count down together.
+- Every node checks sessions every SESSION_CHECK_SECONDS: those with less than the warning
+  time left get `session` {"state": "warning", "secondsLeft": n}; those idle past the limit are
+  revoked in the database (one node wins each) and their sockets get {"state": "expired"} and
+  are closed. This holds even when no page is open any more.
+- Presence: each socket of a client with an open appointment is a `presence` row with the
+  step it is on; the staff's live document `clinics/{clinicId}/presence` lists who is online.
+"""
+
+import asyncio
+import logging
+import time
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete
+from sqlmodel import col
+
+from realtime.documents import publish_derived
+from realtime.presence_view import presence_path
+from realtime.state import AppState
+from storage.models import Appointment, Presence, User
+from storage.repo_users import (
+    Identity,
+    revoke_idle_sessions,
+    sessions_idle_between,
+    touch_session,
+)
+from storage.types import utcnow
+
+log = logging.getLogger(__name__)
+
+ACTIVITY_WRITE_SECONDS = 10.0
+MAX_STEP_LENGTH = 40
+
+
+class Activity:
+    """Per-node state: the throttle of activity writes by session, and which local sockets
+    have a presence row (so sockets without one never cost a write on disconnect)."""
+
+    def __init__(self, inactivity_seconds: int) -> None:
+        self._written: dict[int, float] = {}
+        self.present: set[str] = set()
+        # Write often enough that a short limit (tests) still sees every active minute.
+        self.every = min(ACTIVITY_WRITE_SECONDS, inactivity_seconds / 6)
+
+    def due(self, session_id: int) -> bool:
+        now = time.monotonic()
+        if now - self._written.get(session_id, -1e9) < self.every:
+            return False
+        self._written[session_id] = now
+        if len(self._written) > 100_000:
+            self._written = {k: v for k, v in self._written.items() if now - v < 3600}
+        return True
+
+
+async def record_activity(
+    state: AppState, activity: Activity, who: Identity, sid: str, step: object
+) -> None:
+    now = utcnow()
+    if activity.due(who.session_id):
+        async with state.db.write() as session:
+            await touch_session(session, session_id=who.session_id, at=now)
+        await state.publisher.session_state(
+            who.session_id, "active", state.settings.inactivity_seconds
+        )
+    if sid in activity.present and isinstance(step, str) and 0 < len(step) <= MAX_STEP_LENGTH:
+        await _move(state, sid, step, now)
+
+
+async def _move(state: AppState, sid: str, step: str, now: datetime) -> None:
+    async with state.db.write() as session:
+        row = await session.get(Presence, sid)
+        if row is None:
+            return
+        changed = row.step != step
+        row.step, row.last_seen = step, now
+        clinic_id = row.clinic_id
+    if changed:
+        await publish_derived(state, presence_path(clinic_id))
+
+
+async def socket_connected(state: AppState, activity: Activity, who: Identity, sid: str) -> None:
+    """Clients with an open appointment appear online for their clinic's staff."""
+    if who.role != "client":
+        return
+    async with state.db.read() as session:
+        user = await session.get(User, who.uid)
+        appointment = (
+            await session.get(Appointment, user.appointment_id)
+            if user and user.appointment_id
+            else None
+        )
+    if appointment is None:
+        return
+    now = utcnow()
+    async with state.db.write() as session:
+        session.add(
+            Presence(
+                sid=sid,
+                session_id=who.session_id,
+                clinic_id=appointment.clinic_id,
+                appointment_id=appointment.id,
+                connected_at=now,
+                last_seen=now,
+            )
+        )
+    await publish_derived(state, presence_path(appointment.clinic_id))
+
+
+async def socket_disconnected(state: AppState, activity: Activity, sid: str) -> None:
+    if sid not in activity.present:
+        return
+    activity.present.discard(sid)
+    async with state.db.write() as session:
+        row = await session.get(Presence, sid)
+        if row is None:
+            return
+        clinic_id = row.clinic_id
+        await session.delete(row)
+    await publish_derived(state, presence_path(clinic_id))
+
+
+async def check_sessions(state: AppState, now: datetime) -> int:
+    """Warn sessions near the limit and end those past it; returns how many ended."""
+    limit = timedelta(seconds=state.settings.inactivity_seconds)
+    warning = timedelta(seconds=state.settings.inactivity_warning_seconds)
+    async with state.db.write() as session:
+        ended = await revoke_idle_sessions(session, idle_since=now - limit, at=now)
+        if ended:
+            await session.execute(delete(Presence).where(col(Presence.session_id).in_(ended)))
+    async with state.db.read() as session:
+        near = await sessions_idle_between(
+            session, oldest=now - limit, newest=now - limit + warning
+        )
+    for session_id, last in near:
+        left = int((last + limit - now).total_seconds())
+        await state.publisher.session_state(session_id, "warning", max(left, 0))
+    for session_id in ended:
+        await state.publisher.end_session(session_id)
+    return len(ended)
+
+
+async def forget_stale_presence(state: AppState, now: datetime) -> int:
+    """Rows of sockets on a node that died: not seen for longer than the inactivity limit."""
+    stale = now - timedelta(seconds=state.settings.inactivity_seconds)
+    async with state.db.write() as session:
+        result = await session.execute(
+            delete(Presence)
+            .where(col(Presence.last_seen) < stale)
+            .returning(col(Presence.clinic_id))
+        )
+        clinics = {row[0] for row in result.all()}
+    for clinic_id in clinics:
+        await publish_derived(state, presence_path(clinic_id))
+    return len(clinics)
+
+
+async def run_session_checks(state: AppState) -> None:
+    while True:
+        try:
+            await check_sessions(state, utcnow())
+        except Exception:
+            log.exception("session check failed")
+        await asyncio.sleep(state.settings.session_check_seconds)
