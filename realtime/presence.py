@@ -109,6 +109,7 @@ async def socket_connected(state: AppState, activity: Activity, who: Identity, s
                 last_seen=now,
             )
         )
+    activity.present.add(sid)
     await publish_derived(state, presence_path(appointment.clinic_id))
 
 

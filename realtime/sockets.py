@@ -94,7 +94,10 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
     async def disconnect(sid: str, reason: object = None) -> None:
         identities.pop(sid, None)
         addresses.pop(sid, None)
-        await socket_disconnected(state, activity, sid)
+        try:
+            await socket_disconnected(state, activity, sid)
+        except Exception:  # the socket is gone either way; the stale row expires later
+            log.exception("presence of a closed socket could not be removed")
 
     sio.on("connect", connect)
     sio.on("disconnect", disconnect)
