@@ -1,15 +1,21 @@
-/** Translation resources, split by language and namespace (client/src/locales/{ja,en}/*.json). */
+/**
+ * Translation resources, split by language and namespace (client/src/locales/{ja,en}/*.json).
+ * The questionnaire's own words (steps, fields, options, rules, messages) are not here: they
+ * come from the intake definition (realtime/intake/definition.json), in both languages.
+ */
 import enCommon from '../locales/en/common.json';
 import enErrors from '../locales/en/errors.json';
+import enIntake from '../locales/en/intake.json';
 import enRoutes from '../locales/en/routes.json';
 import jaCommon from '../locales/ja/common.json';
 import jaErrors from '../locales/ja/errors.json';
+import jaIntake from '../locales/ja/intake.json';
 import jaRoutes from '../locales/ja/routes.json';
 
-export const namespaces = ['common', 'routes', 'errors'] as const;
+export const namespaces = ['common', 'routes', 'errors', 'intake'] as const;
 export type Namespace = (typeof namespaces)[number];
 
 export const resources = {
-  ja: { common: jaCommon, routes: jaRoutes, errors: jaErrors },
-  en: { common: enCommon, routes: enRoutes, errors: enErrors },
+  ja: { common: jaCommon, routes: jaRoutes, errors: jaErrors, intake: jaIntake },
+  en: { common: enCommon, routes: enRoutes, errors: enErrors, intake: enIntake },
 } as const;

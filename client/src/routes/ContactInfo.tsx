@@ -1,6 +1,8 @@
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useTranslation } from 'react-i18next';
+import { StepScreen } from '../components/StepScreen';
 
-/** /b/contact: contact information. Built by a later issue. */
+/** /b/contact: contact information. Fields, conditions and rules: the "contact" step of the intake definition. */
 export default function ContactInfo() {
-  return <ScreenPlaceholder screen="bookingContact" />;
+  const { t } = useTranslation('routes');
+  return <StepScreen stepId="contact" lead={t('bookingContact.description')} />;
 }

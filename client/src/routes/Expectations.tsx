@@ -1,6 +1,8 @@
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useTranslation } from 'react-i18next';
+import { StepScreen } from '../components/StepScreen';
 
-/** /b/expectations: requests and expectations. Built by a later issue. */
+/** /b/expectations: requests and expectations. Fields, conditions and rules: the "expectations" step of the intake definition. */
 export default function Expectations() {
-  return <ScreenPlaceholder screen="bookingExpectations" />;
+  const { t } = useTranslation('routes');
+  return <StepScreen stepId="expectations" lead={t('bookingExpectations.description')} />;
 }

@@ -1,6 +1,8 @@
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useTranslation } from 'react-i18next';
+import { StepScreen } from '../components/StepScreen';
 
-/** /b/family: family history, add family member. Built by a later issue. */
+/** /b/family: family history, with "add family member". Fields, conditions and rules: the "family" step of the intake definition. */
 export default function Family() {
-  return <ScreenPlaceholder screen="bookingFamily" />;
+  const { t } = useTranslation('routes');
+  return <StepScreen stepId="family" lead={t('bookingFamily.description')} />;
 }

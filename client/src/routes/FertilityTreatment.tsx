@@ -1,6 +1,8 @@
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useTranslation } from 'react-i18next';
+import { StepScreen } from '../components/StepScreen';
 
-/** /b/fertility-treatment: fertility treatment history. Built by a later issue. */
+/** /b/fertility-treatment: fertility treatment history (pgt). Fields, conditions and rules: the "fertility-treatment" step of the intake definition. */
 export default function FertilityTreatment() {
-  return <ScreenPlaceholder screen="bookingFertilityTreatment" />;
+  const { t } = useTranslation('routes');
+  return <StepScreen stepId="fertility-treatment" lead={t('bookingFertilityTreatment.description')} />;
 }

@@ -1,6 +1,8 @@
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useTranslation } from 'react-i18next';
+import { StepScreen } from '../components/StepScreen';
 
-/** /b/patient: patient ID and patient role. Built by a later issue. */
+/** /b/patient: patient role and patient ID. Fields, conditions and rules: the "patient" step of the intake definition. */
 export default function Patient() {
-  return <ScreenPlaceholder screen="bookingPatient" />;
+  const { t } = useTranslation('routes');
+  return <StepScreen stepId="patient" lead={t('bookingPatient.description')} />;
 }

@@ -1,6 +1,8 @@
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useTranslation } from 'react-i18next';
+import { StepScreen } from '../components/StepScreen';
 
-/** /b/pgt-reports: analysis reports. Built by a later issue. */
+/** /b/pgt-reports: analysis reports, with "add report" (pgt). Fields, conditions and rules: the "pgt-reports" step of the intake definition. */
 export default function PgtReports() {
-  return <ScreenPlaceholder screen="bookingPgtReports" />;
+  const { t } = useTranslation('routes');
+  return <StepScreen stepId="pgt-reports" lead={t('bookingPgtReports.description')} />;
 }

@@ -1,6 +1,8 @@
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useTranslation } from 'react-i18next';
+import { StepScreen } from '../components/StepScreen';
 
-/** /b/pregnancy-current: current pregnancy. Built by a later issue. */
+/** /b/pregnancy-current: the current pregnancy (prenatal, pgt). Fields, conditions and rules: the "pregnancy-current" step of the intake definition. */
 export default function PregnancyCurrent() {
-  return <ScreenPlaceholder screen="bookingPregnancyCurrent" />;
+  const { t } = useTranslation('routes');
+  return <StepScreen stepId="pregnancy-current" lead={t('bookingPregnancyCurrent.description')} />;
 }

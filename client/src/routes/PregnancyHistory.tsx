@@ -1,6 +1,8 @@
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useTranslation } from 'react-i18next';
+import { StepScreen } from '../components/StepScreen';
 
-/** /b/pregnancy-history: pregnancy history. Built by a later issue. */
+/** /b/pregnancy-history: past pregnancies (prenatal, pgt). Fields, conditions and rules: the "pregnancy-history" step of the intake definition. */
 export default function PregnancyHistory() {
-  return <ScreenPlaceholder screen="bookingPregnancyHistory" />;
+  const { t } = useTranslation('routes');
+  return <StepScreen stepId="pregnancy-history" lead={t('bookingPregnancyHistory.description')} />;
 }

@@ -1,6 +1,8 @@
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useTranslation } from 'react-i18next';
+import { StepScreen } from '../components/StepScreen';
 
-/** /b/prenatal-testing: prenatal testing. Built by a later issue. */
+/** /b/prenatal-testing: past, present and planned prenatal tests (prenatal). Fields, conditions and rules: the "prenatal-testing" step of the intake definition. */
 export default function PrenatalTesting() {
-  return <ScreenPlaceholder screen="bookingPrenatalTesting" />;
+  const { t } = useTranslation('routes');
+  return <StepScreen stepId="prenatal-testing" lead={t('bookingPrenatalTesting.description')} />;
 }

@@ -1,6 +1,8 @@
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useTranslation } from 'react-i18next';
+import { StepScreen } from '../components/StepScreen';
 
-/** /b/profile: dates of birth. Built by a later issue. */
+/** /b/profile: dates of birth. Fields, conditions and rules: the "profile" step of the intake definition. */
 export default function Profile() {
-  return <ScreenPlaceholder screen="bookingProfile" />;
+  const { t } = useTranslation('routes');
+  return <StepScreen stepId="profile" lead={t('bookingProfile.description')} />;
 }
