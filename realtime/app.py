@@ -12,6 +12,7 @@ import socketio
 from starlette.applications import Starlette
 
 import realtime.functions  # noqa: F401  (registers every callable)
+from realtime.files import store_demo_documents
 from realtime.http import routes
 from realtime.jobs import run_forever
 from realtime.mail.outbox import Mailer
@@ -52,6 +53,7 @@ def create_app(settings: Settings | None = None) -> Any:
             async with state.db.write() as session:
                 if await load_demo_data(session, today=datetime.now(UTC).date()):
                     log.info("loaded demo data into an empty database")
+                await store_demo_documents(session, settings.files_dir)
         loops = [
             asyncio.create_task(run_forever(state, settings.job_interval_seconds)),
             asyncio.create_task(run_session_checks(state)),

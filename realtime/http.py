@@ -17,17 +17,18 @@ from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, res
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError
+from realtime.files import file_on_disk, full_path, metadata
 from realtime.jobs import JOBS
 from realtime.signin import SignedIn, confirm
 from realtime.state import AppState
-from storage.models import OutboxMail
+from storage.models import OutboxMail, StoredFile
 from storage.repo_users import Identity, create_session, get_or_create_user, revoke_session
 from storage.types import iso, utcnow
 
 log = logging.getLogger(__name__)
 HEALTH_TIMEOUT_SECONDS = 2.0
 # Paths that are never the client's: an unknown one is a 404, not the app shell.
-API_PREFIXES = ("/functions/", "/auth/", "/dev/", "/socket.io/", "/stripe/", "/healthz")
+API_PREFIXES = ("/functions/", "/auth/", "/dev/", "/socket.io/", "/stripe/", "/files/", "/healthz")
 
 
 def state_of(request: Request) -> AppState:
@@ -213,6 +214,33 @@ async def dev_run_job(request: Request) -> Response:
     return JSONResponse({"data": {"done": await job(state_of(request), now)}})
 
 
+async def stored_file(request: Request) -> Response:
+    """A clinic document: its bytes, or with `/metadata` its stored-file metadata."""
+    state = state_of(request)
+    params = request.path_params
+    path = full_path(params["clinicId"], params["docId"], params["locale"])
+    async with state.db.read() as session:
+        row = await session.get(StoredFile, path) if path else None
+    if row is None or not file_on_disk(state.settings.files_dir, row).exists():
+        return error_response(FunctionError("NOT_FOUND", "No such document."))
+    if request.url.path.endswith("/metadata"):
+        return JSONResponse({"data": metadata(row)})
+    etag = f'"{row.md5_hash}"'
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers={"ETag": etag})
+    return FileResponse(
+        file_on_disk(state.settings.files_dir, row),
+        media_type=row.content_type,
+        headers={
+            "ETag": etag,
+            "Cache-Control": row.cache_control or "private",
+            "Content-Disposition": row.content_disposition or "attachment",
+            "Content-Language": row.content_language or "",
+            "X-Content-Type-Options": "nosniff",
+        },
+    )
+
+
 def client_routes(state: AppState) -> list[BaseRoute]:
     """The built client: its assets, and index.html for every other GET (SPA routing)."""
     dist = state.settings.client_dist
@@ -253,6 +281,8 @@ def routes(state: AppState) -> list[BaseRoute]:
         Route("/auth/confirm", auth_confirm, methods=["POST"]),
         Route("/auth/sign-out", sign_out, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
+        Route("/files/{clinicId}/{docId}/{locale}", stored_file, methods=["GET", "HEAD"]),
+        Route("/files/{clinicId}/{docId}/{locale}/metadata", stored_file, methods=["GET"]),
     ]
     if state.settings.dev_endpoints:
         api += [

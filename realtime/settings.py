@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     # Extra browser origins allowed on the socket besides PUBLIC_URL (the Vite dev server).
     extra_origins: list[str] = []
     client_dist: Path = ROOT / "client" / "dist"
+    # File storage of clinic documents (a local directory; see realtime/files.py).
+    files_dir: Path = ROOT / "var" / "files"
+    contact_messages_per_ip: int = 10
     load_demo_data: bool = True
     # Booking: how long a hold lasts, and the video meeting provider's base URL.
     hold_minutes: int = 10

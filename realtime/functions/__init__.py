@@ -5,8 +5,17 @@ from realtime.functions import (
     appointment,
     booking,
     catalog,
+    contact,
     send_email,
     unimplemented,
 )
 
-__all__ = ["analytics", "appointment", "booking", "catalog", "send_email", "unimplemented"]
+__all__ = [
+    "analytics",
+    "appointment",
+    "booking",
+    "catalog",
+    "contact",
+    "send_email",
+    "unimplemented",
+]

@@ -8,7 +8,6 @@ from realtime.errors import FunctionError
 PENDING = (
     "stripe-createCheckoutSession",
     "stripe-getSessionStatus",
-    "contact-send",
 )
 
 

@@ -25,12 +25,12 @@ class Rendered:
     html: str
 
 
-def render(name: str, locale: str, **context: Any) -> Rendered:
-    """Render templates/<locale>/<name>.{subject.txt,txt,html}; unknown locales use ja."""
+def render(template: str, locale: str, /, **context: Any) -> Rendered:
+    """Render templates/<locale>/<template>.{subject.txt,txt,html}; unknown locales use ja."""
     lang = locale if locale in LOCALES else DEFAULT_LOCALE
-    subject = _env.get_template(f"{lang}/{name}.subject.txt").render(**context).strip()
+    subject = _env.get_template(f"{lang}/{template}.subject.txt").render(**context).strip()
     return Rendered(
         subject=subject,
-        text=_env.get_template(f"{lang}/{name}.txt").render(**context),
-        html=_env.get_template(f"{lang}/{name}.html").render(subject=subject, **context),
+        text=_env.get_template(f"{lang}/{template}.txt").render(**context),
+        html=_env.get_template(f"{lang}/{template}.html").render(subject=subject, **context),
     )

@@ -58,6 +58,8 @@ class ServerProcess:
             # Every test client comes from 127.0.0.1: per-IP limits are tested on their own.
             "SIGN_IN_LINKS_PER_IP": "100000",
             "ADMIN_REPORTS_PER_IP": "100000",
+            "CONTACT_MESSAGES_PER_IP": "100000",
+            "FILES_DIR": str(self.log_path.parent / f"files-{self.port}"),
             **self.env,
             "PORT": str(self.port),
         }

@@ -1,0 +1,82 @@
+"""contact-send: the contact form (spec: /contact), stored and mailed to the clinic."""
+
+from typing import Annotated, Any
+
+from pydantic import StringConstraints
+
+from realtime.dispatch import CallContext, callable_function
+from realtime.errors import FunctionError
+from realtime.functions.inputs import Id, Input
+from realtime.mail.render import render
+from realtime.ratelimit import enforce
+from realtime.signin import EMAIL_PATTERN
+from storage.models import ContactMessage
+from storage.repo_catalog import get_clinic
+from storage.types import utcnow
+
+INCOMPLETE = "Some of the fields are incomplete."
+
+
+class ContactSend(Input):
+    clinicId: Id | None = None
+    appointmentId: Id | None = None
+    name: Annotated[str, StringConstraints(max_length=200)] = ""
+    email: Annotated[str, StringConstraints(max_length=254)] = ""
+    message: Annotated[str, StringConstraints(max_length=5000)] = ""
+
+
+def _check(request: ContactSend) -> None:
+    codes: dict[str, str] = {}
+    for field in ("name", "email", "message"):
+        if not getattr(request, field).strip():
+            codes[field] = "required"
+    if "email" not in codes and not EMAIL_PATTERN.match(request.email.strip().lower()):
+        codes["email"] = "email"
+    if codes:
+        raise FunctionError(
+            "INVALID_ARGUMENT",
+            INCOMPLETE,
+            {"fields": {field: INCOMPLETE for field in codes}, "codes": codes},
+        )
+
+
+@callable_function("contact-send", ContactSend)
+async def contact_send(context: CallContext, request: ContactSend) -> dict[str, Any]:
+    """Anyone may write (signed in or not); limited per client IP."""
+    state = context.state
+    _check(request)
+    await enforce(
+        state.limiter,
+        f"contact:{context.client_ip or 'unknown'}",
+        limit=state.settings.contact_messages_per_ip,
+        window_seconds=state.settings.rate_limit_window_seconds,
+    )
+    async with state.db.write() as session:
+        clinic_id = request.clinicId or state.settings.default_clinic_id
+        clinic = await get_clinic(session, clinic_id=clinic_id) if clinic_id else None
+        if clinic is None:
+            raise FunctionError("NOT_FOUND", "No such clinic.")
+        message = ContactMessage(
+            clinic_id=clinic.id,
+            appointment_id=request.appointmentId,
+            name=request.name.strip(),
+            email=request.email.strip().lower(),
+            message=request.message.strip(),
+            created=utcnow(),
+        )
+        session.add(message)
+        queued = await state.mailer.queue(
+            session,
+            to=clinic.contact_email,
+            links=[],
+            mail=render(
+                "contact_message",
+                "ja",
+                name=message.name,
+                email=message.email,
+                appointment_id=message.appointment_id or "-",
+                message=message.message,
+            ),
+        )
+    state.mailer.deliver(queued)
+    return {"sent": True}
