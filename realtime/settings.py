@@ -45,6 +45,16 @@ class Settings(BaseSettings):
     inactivity_seconds: int = INACTIVITY_LOGOUT_SECONDS
     inactivity_warning_seconds: int = INACTIVITY_WARNING_SECONDS
     session_check_seconds: float = 5.0
+    # Card payment (Stripe Checkout). STRIPE_API_BASE points the official SDK at another
+    # server speaking Stripe's API (infra/stripe_local in development and tests); unset, the
+    # SDK talks to Stripe itself with the real keys.
+    stripe_secret_key: str = "sk_test_local"
+    stripe_webhook_secret: str = "whsec_local"
+    stripe_api_base: str | None = None
+    # The checkout session lives this long (Stripe's minimum is 30 minutes); the hold is
+    # extended to the session's end plus a grace for the webhook to arrive.
+    checkout_session_minutes: int = 31
+    payment_grace_minutes: int = 5
     # How often each node runs the scheduled jobs (realtime/jobs.py).
     job_interval_seconds: float = 60.0
     # The clinic of entries that name none (`/`, `/prenatal`, ...); None: they must name one.

@@ -312,3 +312,13 @@ class StoredFile(SQLModel, table=True):
     content_language: str | None = Field(default=None, max_length=8)
     content_type: str = Field(max_length=100)
     custom_metadata: dict[str, str] | None = _json(nullable=True)
+
+
+class ProcessedPaymentEvent(SQLModel, table=True):
+    """A payment provider's event applied once: stored in the transaction of its effects."""
+
+    __tablename__ = "processed_payment_events"
+
+    id: str = Field(primary_key=True, max_length=255)
+    type: str = Field(max_length=100)
+    received: datetime = _ts()

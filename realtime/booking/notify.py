@@ -10,7 +10,7 @@ from realtime.mail.invitation import invitation
 from realtime.mail.outbox import Mailer, Queued
 from realtime.mail.render import render
 from realtime.mail.when import format_when
-from storage.models import Appointment, Clinic, Counselor, Service
+from storage.models import Appointment, Clinic, Counselor, Service, User
 
 
 def mail_locale(appointment: Appointment) -> str:
@@ -85,3 +85,33 @@ async def queue_booking_mails(
         )
     )
     return queued
+
+
+async def booking_mails(
+    mailer: Mailer,
+    session: AsyncSession,
+    event: str,
+    row: Appointment,
+    clinic: Clinic,
+    service: Service,
+    counselor_id: str,
+    start: datetime,
+    end: datetime,
+) -> list[Queued]:
+    """The mails of a booking event, looking up the person and the counselor."""
+    user = await session.get(User, row.user_id)
+    counselor = await session.get(Counselor, counselor_id)
+    assert user is not None and counselor is not None
+    return await queue_booking_mails(
+        mailer,
+        session,
+        event=event,
+        appointment=row,
+        client_email=user.email,
+        clinic=clinic,
+        service=service,
+        counselor=counselor,
+        start=start,
+        end=end,
+        organizer_email=clinic.contact_email,
+    )

@@ -10,9 +10,9 @@ from zoneinfo import ZoneInfo
 from pydantic import ConfigDict, Field, StringConstraints
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from realtime.booking.confirm import confirm_booking
 from realtime.booking.holds import SlotTaken, place_hold
-from realtime.booking.meeting import meeting_link
-from realtime.booking.notify import queue_booking_mails
+from realtime.booking.notify import booking_mails
 from realtime.booking.publish import publish_claim_change, publish_feed
 from realtime.booking.schedule import Slot, pregnancy_window
 from realtime.booking.status import STAFF_OUTCOMES, transition
@@ -27,7 +27,7 @@ from realtime.intake.validate import missing_answers
 from realtime.mail.outbox import Queued
 from realtime.rules import require_identity
 from realtime.state import AppState
-from storage.models import Appointment, Clinic, Counselor, Service, User
+from storage.models import Appointment, Clinic, Service, User
 from storage.repo_appointments import get_appointment, open_appointment
 from storage.repo_booking import active_claim_of
 from storage.repo_catalog import get_clinic, get_service
@@ -291,52 +291,10 @@ async def _submit(state: AppState, who: Identity, appointment_id: str) -> Booked
         if service.price_amount:
             row.status = transition(row.status, "pending_payment")
         else:
-            row.status = transition(row.status, "confirmed")
-            claim.kind, claim.expires_at, row.hold_expires_at = "booking", None, None
-            row.join_url = meeting_link(state.settings.meeting_base_url)
-            mails = await _booking_mails(
-                state,
-                session,
-                "confirmed",
-                row,
-                clinic,
-                service,
-                claim.counselor_id,
-                claim.start,
-                claim.end,
-            )
+            mails = await confirm_booking(state, session, row, clinic, service, claim)
         row.updated = now
         row.version += 1
     return Booked(row, [], mails)
-
-
-async def _booking_mails(
-    state: AppState,
-    session: AsyncSession,
-    event: str,
-    row: Appointment,
-    clinic: Clinic,
-    service: Service,
-    counselor_id: str,
-    start: datetime,
-    end: datetime,
-) -> list[Queued]:
-    user = await session.get(User, row.user_id)
-    counselor = await session.get(Counselor, counselor_id)
-    assert user is not None and counselor is not None
-    return await queue_booking_mails(
-        state.mailer,
-        session,
-        event=event,
-        appointment=row,
-        client_email=user.email,
-        clinic=clinic,
-        service=service,
-        counselor=counselor,
-        start=start,
-        end=end,
-        organizer_email=clinic.contact_email,
-    )
 
 
 async def _set_outcome(state: AppState, who: Identity, appointment_id: str, status: str) -> Booked:
@@ -396,8 +354,8 @@ async def appointment_cancel(context: CallContext, request: AppointmentCancel) -
                 claim.active = False
                 moments.append(claim.start)
                 if claim.kind == "booking" or row.join_url:
-                    mails = await _booking_mails(
-                        state,
+                    mails = await booking_mails(
+                        state.mailer,
                         session,
                         "cancelled",
                         row,
@@ -448,8 +406,8 @@ async def send_counselor_mail(context: CallContext, request: CounselorMail) -> d
             raise FunctionError("ABORTED", "Only a confirmed appointment has a counselor to tell.")
         clinic, service = await _catalog(session, row)
         queued = (
-            await _booking_mails(
-                state,
+            await booking_mails(
+                state.mailer,
                 session,
                 "confirmed",
                 row,
