@@ -17,6 +17,7 @@ from realtime.http import routes
 from realtime.jobs import run_forever
 from realtime.mail.outbox import Mailer
 from realtime.mail.smtp import SmtpDelivery
+from realtime.payments.provider import PaymentProvider, stripe_client
 from realtime.presence import run_session_checks
 from realtime.push import Publisher
 from realtime.ratelimit import create_limiter
@@ -43,6 +44,7 @@ def create_app(settings: Settings | None = None) -> Any:
         redis=redis,
         mailer=Mailer(db, smtp),
         limiter=create_limiter(redis, settings.redis_namespace),
+        payments=PaymentProvider(stripe_client(settings)),
     )
     bind_events(sio, state)
 

@@ -19,6 +19,7 @@ from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError
 from realtime.files import file_on_disk, full_path, metadata
 from realtime.jobs import JOBS
+from realtime.payments.webhook import stripe_webhook
 from realtime.signin import SignedIn, confirm
 from realtime.state import AppState
 from storage.models import OutboxMail, StoredFile
@@ -281,6 +282,7 @@ def routes(state: AppState) -> list[BaseRoute]:
         Route("/auth/confirm", auth_confirm, methods=["POST"]),
         Route("/auth/sign-out", sign_out, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
+        Route("/stripe/webhook", stripe_webhook, methods=["POST"]),
         Route("/files/{clinicId}/{docId}/{locale}", stored_file, methods=["GET", "HEAD"]),
         Route("/files/{clinicId}/{docId}/{locale}/metadata", stored_file, methods=["GET"]),
     ]

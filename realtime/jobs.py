@@ -3,7 +3,11 @@
 - purge-intake: answers of an appointment that was not submitted are kept only until the
   end of the day (clinic timezone) of their last change (spec section 4).
 - expire-holds: holds past their expiry stop being held; the appointment forgets its time
-  and every calendar gets the slot back.
+  and every calendar gets the slot back. A pending payment whose hold lapses returns to draft
+  and its checkout session is expired through the API.
+- reconcile-payments: every paid session ends with exactly one confirmed booking or one
+  refund, even when a webhook or a refund call was lost.
+- forget-presence: presence rows of sockets whose node died.
 """
 
 import asyncio
@@ -12,10 +16,13 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, time
 from zoneinfo import ZoneInfo
 
+import stripe
 from sqlmodel import col, select
 
 from realtime.booking.publish import publish_claim_change
+from realtime.booking.status import transition
 from realtime.documents import push_row
+from realtime.payments.apply import Kind, apply_checkout, refund
 from realtime.presence import check_sessions, forget_stale_presence
 from realtime.state import AppState
 from storage.models import Appointment, SlotClaim
@@ -99,14 +106,73 @@ async def expire_holds(state: AppState, now: datetime) -> int:
                 ):
                     continue
                 claim.active = False
-                if row.status == "draft":
-                    row.counselor_id = row.date = row.time = row.hold_expires_at = None
+                open_session = None
+                if row.status == "pending_payment":  # the payment window is over too
+                    row.status = transition(row.status, "draft")
+                    open_session = (row.payment or {}).get("sessionId")
+                    row.payment = {**(row.payment or {}), "status": "expired"}
+                row.counselor_id = row.date = row.time = row.hold_expires_at = None
                 row.updated = now
                 row.version += 1
             await push_row(state, path, row)
+        if open_session:
+            await _expire_checkout(state, str(open_session))
         await publish_claim_change(state, clinic_id=row.clinic_id, moments=[claim.start])
         released += 1
     return released
+
+
+async def _expire_checkout(state: AppState, session_id: str) -> None:
+    """Best effort: a session already paid or expired is handled by its webhook, and a
+    payment arriving late is refunded (realtime/payments)."""
+    try:
+        await state.payments.expire_session(session_id)
+    except stripe.StripeError as exc:
+        log.info("checkout session %s not expired: %s", session_id, exc)
+
+
+async def reconcile_payments(state: AppState, now: datetime) -> int:
+    """Ask the provider about sessions still open or awaiting a refund; apply what it says."""
+    async with state.db.read() as session:
+        rows = (
+            await session.exec(
+                select(Appointment).where(col(Appointment.payment).is_not(None)).limit(BATCH * 4)
+            )
+        ).all()
+    fixed = 0
+    for row in rows:
+        payment = row.payment or {}
+        if payment.get("status") == "refund_pending" and payment.get("paymentIntent"):
+            fixed += await refund(
+                state,
+                row.id,
+                str(payment["paymentIntent"]),
+                str(payment.get("refundReason", "reconciliation")),
+            )
+        elif payment.get("status") == "open" and payment.get("sessionId"):
+            fixed += await _settle_open(state, str(payment["sessionId"]))
+    return fixed
+
+
+async def _settle_open(state: AppState, session_id: str) -> int:
+    try:
+        checkout = await state.payments.retrieve_session(session_id)
+    except stripe.StripeError:
+        return 0
+    if checkout.get("payment_status") == "paid":
+        kind: Kind = "paid"
+    elif checkout.get("status") == "expired":
+        kind = "expired"
+    else:
+        return 0
+    await apply_checkout(
+        state,
+        event_id=f"reconcile:{session_id}:{kind}",
+        event_type="reconciliation",
+        kind=kind,
+        checkout=checkout,
+    )
+    return 1
 
 
 Job = Callable[[AppState, datetime], Awaitable[int]]
@@ -115,6 +181,7 @@ SCHEDULED: dict[str, Job] = {
     "purge-intake": purge_intake,
     "expire-holds": expire_holds,
     "forget-presence": forget_stale_presence,
+    "reconcile-payments": reconcile_payments,
 }
 # Also runnable at a set time through POST /dev/jobs/{name} (development and tests).
 # Session checks have their own, faster loop (realtime/presence.py).

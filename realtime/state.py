@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import redis.asyncio as aioredis
 
 from realtime.mail.outbox import Mailer
+from realtime.payments.provider import PaymentProvider
 from realtime.push import Publisher
 from realtime.ratelimit import Limiter
 from realtime.settings import Settings
@@ -19,3 +20,4 @@ class AppState:
     redis: aioredis.Redis | None
     mailer: Mailer
     limiter: Limiter
+    payments: PaymentProvider

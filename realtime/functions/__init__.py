@@ -6,16 +6,8 @@ from realtime.functions import (
     booking,
     catalog,
     contact,
+    payments,
     send_email,
-    unimplemented,
 )
 
-__all__ = [
-    "analytics",
-    "appointment",
-    "booking",
-    "catalog",
-    "contact",
-    "send_email",
-    "unimplemented",
-]
+__all__ = ["analytics", "appointment", "booking", "catalog", "contact", "payments", "send_email"]

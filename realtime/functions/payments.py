@@ -1,0 +1,141 @@
+"""stripe-createCheckoutSession and stripe-getSessionStatus."""
+
+from datetime import timedelta
+from typing import Annotated, Any
+
+import stripe
+from pydantic import StringConstraints
+
+from realtime.booking.notify import mail_locale
+from realtime.booking.publish import publish_feed
+from realtime.dispatch import CallContext, callable_function
+from realtime.documents import push_row
+from realtime.errors import FunctionError
+from realtime.functions.inputs import Id, Input
+from realtime.payments.outcomes import bump
+from realtime.rules import require_identity
+from realtime.state import AppState
+from storage.models import Appointment, User
+from storage.repo_appointments import get_appointment
+from storage.repo_booking import active_claim_of
+from storage.repo_catalog import get_service
+from storage.repo_users import Identity
+from storage.types import iso, utcnow
+
+SESSION_ID = Annotated[str, StringConstraints(pattern=r"^cs_[A-Za-z0-9_]{1,250}$")]
+# An open session this close to its end is not handed out again.
+REUSE_MARGIN = timedelta(minutes=2)
+
+
+class CreateCheckout(Input):
+    appointmentId: Id
+
+
+async def _owned(state: AppState, who: Identity, appointment_id: str) -> Appointment:
+    async with state.db.read() as session:
+        row = await get_appointment(session, appointment_id=appointment_id)
+    if row is None or row.user_id != who.uid:
+        raise FunctionError("PERMISSION_DENIED", "You do not have access to this document.")
+    return row
+
+
+@callable_function("stripe-createCheckoutSession", CreateCheckout)
+async def create_checkout(context: CallContext, request: CreateCheckout) -> dict[str, Any]:
+    who = require_identity(context.identity)
+    state = context.state
+    path = f"appointments/{request.appointmentId}"
+    async with state.publisher.ordered(path):
+        row = await _owned(state, who, request.appointmentId)
+        payment = row.payment or {}
+        now = utcnow()
+        if row.status != "pending_payment":
+            raise FunctionError("ABORTED", "This appointment is not waiting for a payment.")
+        if payment.get("status") == "open" and payment.get("expiresAt", "") > iso(
+            now + REUSE_MARGIN
+        ):
+            return {"sessionId": payment["sessionId"], "url": payment["url"]}
+        # A session whose answer was lost is asked for again with the same key (same session).
+        attempt = int(payment.get("attempt", 0)) + (0 if payment.get("status") == "creating" else 1)
+        checkout, expires_at = await _new_session(state, who, row, attempt)
+        async with state.db.write() as session:
+            locked = await get_appointment(session, appointment_id=row.id, for_update=True)
+            assert locked is not None
+            row = locked
+            claim = await active_claim_of(session, appointment_id=row.id)
+            if row.status != "pending_payment" or claim is None:
+                raise FunctionError("ABORTED", "Your hold has expired. Please choose a time again.")
+            hold_until = expires_at + timedelta(minutes=state.settings.payment_grace_minutes)
+            claim.expires_at = row.hold_expires_at = hold_until
+            row.payment = {
+                "status": "open",
+                "sessionId": checkout["id"],
+                "url": checkout["url"],
+                "attempt": attempt,
+                "amount": checkout["amount_total"],
+                "currency": checkout["currency"],
+                "expiresAt": iso(expires_at),
+                "slot": {"counselorId": claim.counselor_id, "start": claim.start.isoformat()},
+            }
+            bump(row)
+        await push_row(state, path, row)
+    await publish_feed(state, clinic_id=row.clinic_id)
+    return {"sessionId": checkout["id"], "url": checkout["url"]}
+
+
+async def _new_session(
+    state: AppState, who: Identity, row: Appointment, attempt: int
+) -> tuple[dict[str, Any], Any]:
+    async with state.db.write() as session:
+        locked = await get_appointment(session, appointment_id=row.id, for_update=True)
+        assert locked is not None
+        locked.payment = {**(locked.payment or {}), "status": "creating", "attempt": attempt}
+        service = await get_service(session, service_id=row.service_id)
+        user = await session.get(User, row.user_id)
+        assert service is not None and user is not None and service.price_amount
+    expires_at = utcnow() + timedelta(minutes=state.settings.checkout_session_minutes)
+    base = state.settings.public_url.rstrip("/")
+    locale = mail_locale(row)
+    try:
+        checkout = await state.payments.create_session(
+            appointment_id=row.id,
+            attempt=attempt,
+            amount=service.price_amount,
+            currency=service.price_currency or "JPY",
+            product_name=service.name.get(locale, service.id),
+            locale=locale,
+            email=user.email,
+            success_url=f"{base}/b/payment-confirmed?sessionId={{CHECKOUT_SESSION_ID}}",
+            cancel_url=f"{base}/b/review?payment=cancelled",
+            expires_at=expires_at,
+        )
+    except stripe.StripeError:
+        raise FunctionError(
+            "UNAVAILABLE", "The payment service is not available. Please try again."
+        ) from None
+    return checkout, expires_at
+
+
+class SessionStatus(Input):
+    sessionId: SESSION_ID
+
+
+@callable_function("stripe-getSessionStatus", SessionStatus)
+async def session_status(context: CallContext, request: SessionStatus) -> dict[str, Any]:
+    """The session as the provider sees it, and the appointment as we do (owner only)."""
+    who = require_identity(context.identity)
+    state = context.state
+    try:
+        checkout = await state.payments.retrieve_session(request.sessionId)
+    except stripe.InvalidRequestError:
+        raise FunctionError("NOT_FOUND", "No such payment session.") from None
+    except stripe.StripeError:
+        raise FunctionError("UNAVAILABLE", "The payment service is not available.") from None
+    appointment_id = (checkout.get("metadata") or {}).get("appointmentId")
+    row = await _owned(state, who, str(appointment_id or ""))
+    return {
+        "status": checkout.get("status"),
+        "paymentStatus": checkout.get("payment_status"),
+        "appointmentId": row.id,
+        "appointmentStatus": row.status,
+        "payment": (row.payment or {}).get("status"),
+    }

@@ -1,0 +1,86 @@
+"""The official Stripe SDK, pointed at Stripe or at a server speaking its API (STRIPE_API_BASE)."""
+
+from datetime import datetime
+from typing import Any
+
+import stripe
+
+from realtime.settings import Settings
+
+
+def stripe_client(settings: Settings) -> stripe.StripeClient:
+    if settings.stripe_api_base:
+        return stripe.StripeClient(
+            settings.stripe_secret_key,
+            base_addresses={"api": settings.stripe_api_base},
+            max_network_retries=0,
+        )
+    return stripe.StripeClient(settings.stripe_secret_key, max_network_retries=2)
+
+
+def _plain(obj: stripe.StripeObject) -> dict[str, Any]:
+    plain: dict[str, Any] = obj.to_dict()
+    return plain
+
+
+class PaymentProvider:
+    """The calls the product makes, async, with Stripe's objects as plain dicts."""
+
+    def __init__(self, client: stripe.StripeClient) -> None:
+        self.client = client
+
+    async def create_session(
+        self,
+        *,
+        appointment_id: str,
+        attempt: int,
+        amount: int,
+        currency: str,
+        product_name: str,
+        locale: str,
+        email: str,
+        success_url: str,
+        cancel_url: str,
+        expires_at: datetime,
+    ) -> dict[str, Any]:
+        session = await self.client.v1.checkout.sessions.create_async(
+            {
+                "mode": "payment",
+                "line_items": [
+                    {
+                        "price_data": {
+                            "currency": currency.lower(),
+                            "unit_amount": amount,
+                            "product_data": {"name": product_name},
+                        },
+                        "quantity": 1,
+                    }
+                ],
+                "success_url": success_url,
+                "cancel_url": cancel_url,
+                "client_reference_id": appointment_id,
+                "metadata": {"appointmentId": appointment_id, "attempt": str(attempt)},
+                "payment_intent_data": {"metadata": {"appointmentId": appointment_id}},
+                "locale": locale,
+                "customer_email": email,
+                "expires_at": int(expires_at.timestamp()),
+            },
+            {"idempotency_key": f"checkout-{appointment_id}-{attempt}"},
+        )
+        return _plain(session)
+
+    async def retrieve_session(self, session_id: str) -> dict[str, Any]:
+        return _plain(await self.client.v1.checkout.sessions.retrieve_async(session_id))
+
+    async def expire_session(self, session_id: str) -> None:
+        await self.client.v1.checkout.sessions.expire_async(session_id)
+
+    async def refund(self, *, payment_intent: str, appointment_id: str, reason: str) -> str:
+        refund = await self.client.v1.refunds.create_async(
+            {
+                "payment_intent": payment_intent,
+                "metadata": {"appointmentId": appointment_id, "why": reason},
+            },
+            {"idempotency_key": f"refund-{payment_intent}"},
+        )
+        return str(refund.id)
