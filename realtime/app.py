@@ -17,6 +17,7 @@ from realtime.http import routes
 from realtime.jobs import run_forever
 from realtime.mail.outbox import Mailer
 from realtime.mail.smtp import SmtpDelivery
+from realtime.payments.local import start_local_stripe, wants_local_stripe
 from realtime.payments.provider import PaymentProvider, stripe_client
 from realtime.presence import run_session_checks
 from realtime.push import Publisher
@@ -56,6 +57,11 @@ def create_app(settings: Settings | None = None) -> Any:
                 if await load_demo_data(session, today=datetime.now(UTC).date()):
                     log.info("loaded demo data into an empty database")
                 await store_demo_documents(session, settings.files_dir)
+        local_stripe = None
+        if wants_local_stripe(settings):
+            local_stripe, url = await start_local_stripe(settings)
+            local = settings.model_copy(update={"stripe_api_base": url})
+            state.payments = PaymentProvider(stripe_client(local))
         loops = [
             asyncio.create_task(run_forever(state, settings.job_interval_seconds)),
             asyncio.create_task(run_session_checks(state)),
@@ -63,6 +69,8 @@ def create_app(settings: Settings | None = None) -> Any:
         yield
         for loop in loops:
             loop.cancel()
+        if local_stripe is not None:
+            local_stripe.terminate()
         await state.mailer.drain()
         await state.db.engine.dispose()
         if state.redis is not None:
