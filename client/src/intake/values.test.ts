@@ -54,6 +54,8 @@ describe('wire values', () => {
   it('send typed dates as ISO dates', () => {
     expect(toWireValue(profile, '1990/4/1', 'prenatal')).toBe('1990-04-01');
     expect(toWireValue(profile, 'soon', 'prenatal')).toBe('soon');
+    const long = `1990-04-01${' '.repeat(991)}`; // 1001 characters: not read, not trimmed
+    expect(toWireValue(profile, long, 'prenatal')).toBe(long);
   });
 
   it('clear hidden answers and keep items to their shown fields', () => {

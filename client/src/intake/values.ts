@@ -5,7 +5,7 @@
  */
 import { isFieldVisible, scopeOf } from './conditions';
 import { parseTypedDate } from './dates';
-import { type Category, type FieldDef, type OptionValue, type StepDef } from './definition';
+import { definition, type Category, type FieldDef, type OptionValue, type StepDef } from './definition';
 import { deepEqual, getPath, isRecord, setPath } from './paths';
 
 /** One field's value in the form. */
@@ -64,6 +64,8 @@ export function toWireValue(field: FieldDef, value: unknown, category: Category)
     }
     case 'date': {
       if (typeof value !== 'string') return value ?? null;
+      // Over maxDateStringLength: not read at all, not even trimmed (validation: invalidDate).
+      if (value.length > definition.maxDateStringLength) return value;
       const trimmed = value.trim();
       // Typed but not yet taken by the picker (debounce): the same reading of the text.
       return trimmed === '' ? null : (parseTypedDate(trimmed) ?? trimmed);

@@ -1,5 +1,8 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// Screens are loaded lazily: their first import can take a while on a busy machine.
+configure({ asyncUtilTimeout: 3000 });
 
 // jsdom does not implement scrolling; the app scrolls to the top on every navigation.
 window.scrollTo = vi.fn();

@@ -1,0 +1,76 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeServer } from '../test/fakeServer';
+import { fakeSaves, seedAppointment } from '../test/intake';
+import { alice, renderApp } from '../test/renderApp';
+
+let view: ReturnType<typeof renderApp> | undefined;
+beforeEach(() => {
+  fakeServer();
+});
+afterEach(() => {
+  view?.unmount();
+  view = undefined;
+});
+
+describe('/b/clinic: the health care provider code', () => {
+  it('takes the code of ?id= when none is saved, and saves it', async () => {
+    const send = fakeSaves();
+    const user = userEvent.setup();
+    view = renderApp('/b/?id=AB12', { user: alice });
+    seedAppointment();
+    expect((await screen.findByRole<HTMLInputElement>('textbox', { name: 'Provider code (4 characters)' })).value).toBe('AB12');
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await screen.findByRole('heading', { level: 1, name: 'Patient information' });
+    expect(send).toHaveBeenCalledWith('appointments/a1', { 'intake.healthCareProvider.code': 'AB12' });
+  });
+
+  it.each([
+    ['ABCDE', 'Invalid code'],
+    ['AB1', 'Invalid code'],
+    ['ＡＢ１２', 'Invalid code'],
+  ])('refuses %j: "%s"', async (code, message) => {
+    const send = fakeSaves();
+    const user = userEvent.setup();
+    view = renderApp('/b/clinic', { user: alice });
+    seedAppointment();
+    await user.type(await screen.findByRole('textbox', { name: 'Provider code (4 characters)' }), code);
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    expect(await screen.findByText(message)).toBeTruthy();
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('keeps the case of a code', async () => {
+    const send = fakeSaves();
+    const user = userEvent.setup();
+    view = renderApp('/b/clinic', { user: alice });
+    seedAppointment();
+    await user.type(await screen.findByRole('textbox', { name: 'Provider code (4 characters)' }), 'aB3d');
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await waitFor(() => {
+      expect(send).toHaveBeenCalledWith('appointments/a1', { 'intake.healthCareProvider.code': 'aB3d' });
+    });
+  });
+
+  it('offers to continue without a code, in both languages', async () => {
+    const user = userEvent.setup();
+    view = renderApp('/b/clinic', { user: alice, locale: 'ja' });
+    seedAppointment({ locale: 'ja' });
+    expect(await screen.findByRole('link', { name: 'コードなしで進む' })).toBeTruthy();
+    view.unmount();
+    view = renderApp('/b/clinic', { user: alice });
+    seedAppointment();
+    const link = await screen.findByRole('link', { name: 'Continue without a code' });
+    expect(link.getAttribute('href')).toBe('/b/patient');
+    await user.click(link);
+    await screen.findByRole('heading', { level: 1, name: 'Patient information' });
+  });
+
+  it('offers it before consent too (the consent comes with the first answer)', async () => {
+    view = renderApp('/b/clinic', { user: alice });
+    seedAppointment({ consent: false });
+    expect(await screen.findByRole('button', { name: 'I agree and want to start answering' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Continue without a code' })).toBeTruthy();
+  });
+});
