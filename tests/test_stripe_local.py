@@ -747,6 +747,12 @@ async def test_partial_refunds_and_refunding_more_than_paid(
     rest = await client.v1.refunds.create_async(params={"payment_intent": pi_id})
     assert rest.amount == 11500
 
+    async with httpx.AsyncClient() as http:
+        state = (await http.get(f"{server.url}/_control/sessions/{session.id}")).json()
+    assert state["charge"]["amount_refunded"] == 16500
+    assert state["charge"]["refunded"] is True
+    assert [r["amount"] for r in state["refunds"]] == [5000, 11500]
+
     with pytest.raises(stripe.InvalidRequestError) as unknown:
         await client.v1.refunds.create_async(params={"payment_intent": "pi_unknown"})
     assert unknown.value.code == "resource_missing"

@@ -60,7 +60,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 async def serve(args: argparse.Namespace) -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((HOST, args.port))
+    try:
+        sock.bind((HOST, args.port))
+    except OSError as exc:
+        sock.close()
+        raise SystemExit(f"stripe-local: cannot listen on {HOST}:{args.port}: {exc}") from exc
     port = sock.getsockname()[1]
     url = f"http://{HOST}:{port}"
     app = create_app(

@@ -61,14 +61,14 @@ async def pay(request: Request) -> Response:
     service = service_of(request)
     try:
         body = await _json_body(request)
-        card = body.get("card")
-        if card is not None and not isinstance(card, str):
-            raise invalid("card", "card must be a string")
+        for name in ("card", "email", "name"):
+            if body.get(name) is not None and not isinstance(body[name], str):
+                raise invalid(name, f"{name} must be a string")
         async with service.lock:
             before = set(service.events)
             session = service.pay(
                 str(request.path_params["id"]),
-                card=card,
+                card=body.get("card"),
                 email=body.get("email"),
                 name=body.get("name"),
             )
@@ -137,6 +137,31 @@ async def resend(request: Request) -> Response:
         return _error(error)
 
 
+async def session_state(request: Request) -> Response:
+    """A session with its payment, charge (refunded amount), refunds and events."""
+    service = service_of(request)
+    try:
+        async with service.lock:
+            session = service.get_session(str(request.path_params["id"]))
+            service.sweep_session(session)
+        pi = service.payment_intents.get(session.payment_intent or "")
+        return JSONResponse(
+            {
+                "session": service.session_json(session),
+                "payment_intent": pi.to_json() if pi else None,
+                "charge": service.charge_json(pi) if pi else None,
+                "refunds": [service.refunds[r].to_json() for r in pi.refund_ids] if pi else [],
+                "events": [
+                    service.event_record(e)
+                    for e in service.events.values()
+                    if e.session_id == session.id
+                ],
+            }
+        )
+    except StripeError as error:
+        return _error(error)
+
+
 async def list_events(request: Request) -> Response:
     service = service_of(request)
     events = list(service.events.values())
@@ -193,6 +218,7 @@ def routes() -> list[BaseRoute]:
         Route("/_control/health", health, methods=["GET"]),
         Route("/_control/reset", reset, methods=["POST"]),
         Route("/_control/config", config, methods=["GET", "POST"]),
+        Route("/_control/sessions/{id}", session_state, methods=["GET"]),
         Route("/_control/sessions/{id}/pay", pay, methods=["POST"]),
         Route("/_control/sessions/{id}/fire", fire, methods=["POST"]),
         Route("/_control/sessions/{id}/timeout", timeout, methods=["POST"]),

@@ -213,8 +213,7 @@ def closed_page(lang: str, session: Session) -> HTMLResponse:
     if session.status == "complete":
         link = session.redirect_url(session.success_url) if session.success_url else None
         return message_page(lang, session, "complete", link)
-    link = session.redirect_url(session.cancel_url) if session.cancel_url else None
-    return message_page(lang, session, "expired", link)
+    return message_page(lang, session, "expired", session.cancel_url)
 
 
 async def _lookup(request: Request) -> tuple[StripeLocal, Session | None]:
@@ -275,8 +274,9 @@ async def cancel(request: Request) -> Response:
     if session is None:
         return message_page(lang, None, "not_found", None, 404)
     # As on Stripe, leaving by the back link does not end the session: it stays open.
+    # Only success_url has the {CHECKOUT_SESSION_ID} template filled in.
     if session.cancel_url:
-        return RedirectResponse(session.redirect_url(session.cancel_url), 303)
+        return RedirectResponse(session.cancel_url, 303)
     return RedirectResponse(session.page_path(), 303)
 
 

@@ -117,6 +117,7 @@ class Session:
         return f"/checkout/{self.id}"
 
     def redirect_url(self, url: str) -> str:
+        """Where Stripe sends the payer after paying: the {CHECKOUT_SESSION_ID} template filled."""
         return url.replace("{CHECKOUT_SESSION_ID}", self.id)
 
     def line_items_json(self) -> JSON:
