@@ -178,7 +178,7 @@ async def receiver() -> AsyncIterator[Receiver]:
 
 
 @pytest_asyncio.fixture(scope="session")
-async def server(
+async def stripe_local(
     receiver: Receiver, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[StripeLocalProcess]:
     process = await start_stripe_local(
@@ -195,16 +195,18 @@ async def server(
 
 
 @pytest_asyncio.fixture(autouse=True)
-async def fresh(server: StripeLocalProcess, receiver: Receiver) -> None:
+async def fresh(stripe_local: StripeLocalProcess, receiver: Receiver) -> None:
     async with httpx.AsyncClient() as http:
-        (await http.post(f"{server.url}/_control/reset")).raise_for_status()
+        (await http.post(f"{stripe_local.url}/_control/reset")).raise_for_status()
     receiver.clear()
 
 
 @pytest.fixture
-def client(server: StripeLocalProcess) -> stripe.StripeClient:
+def client(stripe_local: StripeLocalProcess) -> stripe.StripeClient:
     # The SDK configuration the product uses with stripe 16.1, pointed at stripe-local.
-    return stripe.StripeClient(API_KEY, base_addresses={"api": server.url}, max_network_retries=0)
+    return stripe.StripeClient(
+        API_KEY, base_addresses={"api": stripe_local.url}, max_network_retries=0
+    )
 
 
 # ----- helpers -----
@@ -244,14 +246,14 @@ async def create_session(
     )
 
 
-async def control(server: StripeLocalProcess, path: str, body: Any = None) -> httpx.Response:
+async def control(stripe_local: StripeLocalProcess, path: str, body: Any = None) -> httpx.Response:
     async with httpx.AsyncClient() as http:
-        return await http.post(f"{server.url}/_control/{path}", json=body)
+        return await http.post(f"{stripe_local.url}/_control/{path}", json=body)
 
 
-async def control_events(server: StripeLocalProcess) -> list[dict[str, Any]]:
+async def control_events(stripe_local: StripeLocalProcess) -> list[dict[str, Any]]:
     async with httpx.AsyncClient() as http:
-        response = await http.get(f"{server.url}/_control/events")
+        response = await http.get(f"{stripe_local.url}/_control/events")
     events: list[dict[str, Any]] = response.json()["data"]
     return events
 
@@ -329,10 +331,14 @@ def form_with_button(page: PageParser, name: str) -> Form:
 # ----- the process -----
 
 
-async def test_process_announces_itself_and_answers_health(server: StripeLocalProcess) -> None:
-    assert re.fullmatch(r"stripe-local listening on http://127\.0\.0\.1:\d+", server.ready_line)
+async def test_process_announces_itself_and_answers_health(
+    stripe_local: StripeLocalProcess,
+) -> None:
+    assert re.fullmatch(
+        r"stripe-local listening on http://127\.0\.0\.1:\d+", stripe_local.ready_line
+    )
     async with httpx.AsyncClient() as http:
-        response = await http.get(f"{server.url}/_control/health")
+        response = await http.get(f"{stripe_local.url}/_control/health")
     assert response.status_code == 200
     assert response.json()["status"] == "ok"
 
@@ -356,11 +362,11 @@ async def test_settings_come_from_the_environment(tmp_path: Path, receiver: Rece
 # ----- the API -----
 
 
-async def test_api_requires_a_test_secret_key(server: StripeLocalProcess) -> None:
+async def test_api_requires_a_test_secret_key(stripe_local: StripeLocalProcess) -> None:
     async with httpx.AsyncClient() as http:
-        anonymous = await http.get(f"{server.url}/v1/checkout/sessions/cs_test_x")
+        anonymous = await http.get(f"{stripe_local.url}/v1/checkout/sessions/cs_test_x")
         live = await http.get(
-            f"{server.url}/v1/checkout/sessions/cs_test_x",
+            f"{stripe_local.url}/v1/checkout/sessions/cs_test_x",
             headers={"Authorization": "Bearer sk_live_0123456789"},
         )
     assert anonymous.status_code == 401
@@ -369,14 +375,14 @@ async def test_api_requires_a_test_secret_key(server: StripeLocalProcess) -> Non
     assert live.status_code == 401
     assert live.json()["error"]["message"].startswith("Invalid API Key provided: sk_live_")
     sdk = stripe.StripeClient(
-        "sk_live_0123456789", base_addresses={"api": server.url}, max_network_retries=0
+        "sk_live_0123456789", base_addresses={"api": stripe_local.url}, max_network_retries=0
     )
     with pytest.raises(stripe.AuthenticationError):
         await sdk.v1.checkout.sessions.retrieve_async("cs_test_x")
 
 
 async def test_create_session_with_the_products_params(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     before = int(time.time())
     params = session_params(receiver)
@@ -384,7 +390,7 @@ async def test_create_session_with_the_products_params(
 
     assert re.fullmatch(r"cs_test_[A-Za-z0-9]+", session.id)
     assert session.object == "checkout.session"
-    assert session.url == f"{server.url}/checkout/{session.id}"
+    assert session.url == f"{stripe_local.url}/checkout/{session.id}"
     assert session.status == "open"
     assert session.payment_status == "unpaid"
     assert session.amount_total == 16500
@@ -414,7 +420,7 @@ async def test_create_session_with_the_products_params(
 
 
 async def test_same_idempotency_key_same_params_gives_the_same_session(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     params = session_params(receiver)
     options: stripe.RequestOptions = {"idempotency_key": "booking-appt_42-attempt-1"}
@@ -440,15 +446,15 @@ async def test_same_idempotency_key_same_params_gives_the_same_session(
     # A replay is marked as Stripe marks it; a key is bound to its first endpoint.
     async with httpx.AsyncClient() as http:
         replayed = await http.post(
-            f"{server.url}/v1/checkout/sessions/{first.id}/expire",
+            f"{stripe_local.url}/v1/checkout/sessions/{first.id}/expire",
             headers={"Authorization": f"Bearer {API_KEY}", "Idempotency-Key": "expire-1"},
         )
         replay = await http.post(
-            f"{server.url}/v1/checkout/sessions/{first.id}/expire",
+            f"{stripe_local.url}/v1/checkout/sessions/{first.id}/expire",
             headers={"Authorization": f"Bearer {API_KEY}", "Idempotency-Key": "expire-1"},
         )
         reused = await http.post(
-            f"{server.url}/v1/checkout/sessions",
+            f"{stripe_local.url}/v1/checkout/sessions",
             data={"mode": "payment"},
             headers={"Authorization": f"Bearer {API_KEY}", "Idempotency-Key": "expire-1"},
         )
@@ -477,18 +483,18 @@ async def test_expires_at_must_be_30_minutes_to_24_hours_ahead(
 
 
 async def test_unknown_params_and_missing_sessions_answer_stripes_errors(
-    client: stripe.StripeClient, server: StripeLocalProcess
+    client: stripe.StripeClient, stripe_local: StripeLocalProcess
 ) -> None:
     with pytest.raises(stripe.InvalidRequestError) as raised:
         await client.v1.checkout.sessions.retrieve_async("cs_test_unknown")
     assert raised.value.http_status == 404
     async with httpx.AsyncClient() as http:
         missing = await http.get(
-            f"{server.url}/v1/checkout/sessions/cs_test_unknown",
+            f"{stripe_local.url}/v1/checkout/sessions/cs_test_unknown",
             headers={"Authorization": f"Bearer {API_KEY}"},
         )
         unknown = await http.post(
-            f"{server.url}/v1/checkout/sessions",
+            f"{stripe_local.url}/v1/checkout/sessions",
             data={"mode": "payment", "colour": "blue"},
             headers={"Authorization": f"Bearer {API_KEY}"},
         )
@@ -506,10 +512,10 @@ async def test_unknown_params_and_missing_sessions_answer_stripes_errors(
 
 
 async def test_paying_completes_the_session_and_sends_a_signed_webhook(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver)
-    paid = await control(server, f"sessions/{session.id}/pay")
+    paid = await control(stripe_local, f"sessions/{session.id}/pay")
     assert paid.status_code == 200
 
     [webhook] = await receiver.wait_for_webhooks(1)
@@ -552,37 +558,39 @@ async def test_paying_completes_the_session_and_sends_a_signed_webhook(
     assert pi.to_dict()["metadata"] == {"appointmentId": "appt_42"}
     assert str(pi.latest_charge).startswith("ch_")
 
-    [record] = await control_events(server)
+    [record] = await control_events(stripe_local)
     assert record["id"] == event.id
     [delivery] = record["deliveries"]
     assert delivery["state"] == "succeeded"
     assert delivery["status_code"] == 200
     assert delivery["attempts"] == 1
 
-    again = await control(server, f"sessions/{session.id}/pay")
+    again = await control(stripe_local, f"sessions/{session.id}/pay")
     assert again.status_code == 400
 
 
 async def test_declined_card_leaves_the_session_open(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver)
-    declined = await control(server, f"sessions/{session.id}/pay", {"card": "4000 0000 0000 0002"})
+    declined = await control(
+        stripe_local, f"sessions/{session.id}/pay", {"card": "4000 0000 0000 0002"}
+    )
     assert declined.status_code == 402
     assert declined.json()["error"]["code"] == "card_declined"
     assert (await client.v1.checkout.sessions.retrieve_async(session.id)).status == "open"
-    assert await control_events(server) == []
+    assert await control_events(stripe_local) == []
 
 
 async def test_failed_deliveries_are_retried_and_recorded(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver)
     receiver.statuses.extend([500, 503])
-    await control(server, f"sessions/{session.id}/pay?wait=1")
+    await control(stripe_local, f"sessions/{session.id}/pay?wait=1")
     webhooks = await receiver.wait_for_webhooks(3)
     assert len({verify(w).id for w in webhooks}) == 1
-    [record] = await control_events(server)
+    [record] = await control_events(stripe_local)
     [delivery] = record["deliveries"]
     assert delivery["state"] == "succeeded"
     assert delivery["attempts"] == 3
@@ -590,26 +598,26 @@ async def test_failed_deliveries_are_retried_and_recorded(
 
 
 async def test_resend_delivers_the_same_event_again(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver)
-    await control(server, f"sessions/{session.id}/pay?wait=1")
+    await control(stripe_local, f"sessions/{session.id}/pay?wait=1")
     [first] = await receiver.wait_for_webhooks(1)
     event_id = verify(first).id
-    resent = await control(server, f"events/{event_id}/resend?wait=1")
+    resent = await control(stripe_local, f"events/{event_id}/resend?wait=1")
     assert resent.status_code == 200
     assert resent.json()["state"] == "succeeded"
     first, second = await receiver.wait_for_webhooks(2)
     assert verify(second).id == event_id
     assert second.body == first.body
-    [record] = await control_events(server)
+    [record] = await control_events(stripe_local)
     assert [d["state"] for d in record["deliveries"]] == ["succeeded", "succeeded"]
-    missing = await control(server, "events/evt_unknown/resend")
+    missing = await control(stripe_local, "events/evt_unknown/resend")
     assert missing.status_code == 404
 
 
 async def test_expire_sends_the_expired_webhook(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver)
     expired = await client.v1.checkout.sessions.expire_async(
@@ -630,14 +638,14 @@ async def test_expire_sends_the_expired_webhook(
         await client.v1.checkout.sessions.expire_async(session.id)
     assert raised.value.http_status == 400
     assert 'status in ["open"]' in str(raised.value)
-    assert (await control(server, f"sessions/{session.id}/pay")).status_code == 400
+    assert (await control(stripe_local, f"sessions/{session.id}/pay")).status_code == 400
 
 
 async def test_timeout_expires_as_stripe_does_at_expires_at(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver)
-    response = await control(server, f"sessions/{session.id}/timeout?wait=1")
+    response = await control(stripe_local, f"sessions/{session.id}/timeout?wait=1")
     assert response.json()["session"]["status"] == "expired"
     [webhook] = await receiver.wait_for_webhooks(1)
     assert verify(webhook).type == "checkout.session.expired"
@@ -645,16 +653,16 @@ async def test_timeout_expires_as_stripe_does_at_expires_at(
 
 
 async def test_fire_sends_any_session_event_for_out_of_order_tests(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver)
     expired = await control(
-        server, f"sessions/{session.id}/fire?wait=1", {"type": "checkout.session.expired"}
+        stripe_local, f"sessions/{session.id}/fire?wait=1", {"type": "checkout.session.expired"}
     )
     assert expired.status_code == 200
-    await control(server, f"sessions/{session.id}/pay?wait=1")
+    await control(stripe_local, f"sessions/{session.id}/pay?wait=1")
     failed = await control(
-        server,
+        stripe_local,
         f"sessions/{session.id}/fire?wait=1",
         {"type": "checkout.session.async_payment_failed"},
     )
@@ -671,7 +679,7 @@ async def test_fire_sends_any_session_event_for_out_of_order_tests(
     assert by_type["checkout.session.expired"] == "open"
     assert by_type["checkout.session.async_payment_failed"] == "complete"
     assert (await client.v1.checkout.sessions.retrieve_async(session.id)).status == "complete"
-    bad = await control(server, f"sessions/{session.id}/fire", {"type": "charge.refunded"})
+    bad = await control(stripe_local, f"sessions/{session.id}/fire", {"type": "charge.refunded"})
     assert bad.status_code == 400
 
 
@@ -679,10 +687,10 @@ async def test_fire_sends_any_session_event_for_out_of_order_tests(
 
 
 async def test_refunds_up_to_the_amount_paid(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver)
-    paid = (await control(server, f"sessions/{session.id}/pay")).json()
+    paid = (await control(stripe_local, f"sessions/{session.id}/pay")).json()
     pi_id = paid["session"]["payment_intent"]
 
     refund = await client.v1.refunds.create_async(
@@ -727,10 +735,10 @@ async def test_refunds_up_to_the_amount_paid(
 
 
 async def test_partial_refunds_and_refunding_more_than_paid(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver)
-    pi_id = (await control(server, f"sessions/{session.id}/pay")).json()["session"][
+    pi_id = (await control(stripe_local, f"sessions/{session.id}/pay")).json()["session"][
         "payment_intent"
     ]
     with pytest.raises(stripe.InvalidRequestError) as raised:
@@ -748,7 +756,7 @@ async def test_partial_refunds_and_refunding_more_than_paid(
     assert rest.amount == 11500
 
     async with httpx.AsyncClient() as http:
-        state = (await http.get(f"{server.url}/_control/sessions/{session.id}")).json()
+        state = (await http.get(f"{stripe_local.url}/_control/sessions/{session.id}")).json()
     assert state["charge"]["amount_refunded"] == 16500
     assert state["charge"]["refunded"] is True
     assert [r["amount"] for r in state["refunds"]] == [5000, 11500]
@@ -763,7 +771,7 @@ async def test_partial_refunds_and_refunding_more_than_paid(
 
 
 async def test_hosted_page_in_japanese_pays_and_redirects_to_the_success_url(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver)
     assert session.url is not None
@@ -783,7 +791,7 @@ async def test_hosted_page_in_japanese_pays_and_redirects_to_the_success_url(
         assert all(parsed.labels.get(i) for i in parsed.input_ids)
         assert parsed.labels["card_number"] == "カード番号"
 
-        done = await http.post(server.url + pay_form.action, data=pay_form.fields)
+        done = await http.post(stripe_local.url + pay_form.action, data=pay_form.fields)
     assert done.status_code == 200
     assert [r.status_code for r in done.history] == [303]
     assert str(done.url) == f"{receiver.url}/booking/paid?session_id={session.id}"
@@ -797,13 +805,13 @@ async def test_hosted_page_in_japanese_pays_and_redirects_to_the_success_url(
     assert retrieved.payment_status == "paid"
 
     async with httpx.AsyncClient() as http:
-        closed = await http.get(f"{server.url}/checkout/{session.id}")
+        closed = await http.get(f"{stripe_local.url}/checkout/{session.id}")
     assert "このお支払いは完了しています。" in closed.text
     assert not [f for f in parse_page(closed.text).forms if "支払う" in f.buttons]
 
 
 async def test_hosted_page_in_english_shows_a_declined_card(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver, locale="en")
     assert session.url is not None
@@ -813,7 +821,7 @@ async def test_hosted_page_in_english_shows_a_declined_card(
         pay_form = form_with_button(parsed, "Pay")
         assert form_with_button(parsed, "Cancel")
         fields = {**pay_form.fields, "card_number": "4000 0000 0000 0002"}
-        declined = await http.post(server.url + pay_form.action, data=fields)
+        declined = await http.post(stripe_local.url + pay_form.action, data=fields)
     assert declined.status_code == 200
     page = parse_page(declined.text)
     assert page.alerts == ["Your card was declined. Try another card."]
@@ -823,30 +831,31 @@ async def test_hosted_page_in_english_shows_a_declined_card(
 
 
 async def test_cancel_returns_to_the_cancel_url_and_the_session_stays_open(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver)
     assert session.url is not None
     async with httpx.AsyncClient() as http:
         parsed = parse_page((await http.get(session.url)).text)
         cancel_form = form_with_button(parsed, "キャンセル")
-        response = await http.post(server.url + cancel_form.action)
+        response = await http.post(stripe_local.url + cancel_form.action)
     assert response.status_code == 303
     assert response.headers["location"] == session.cancel_url
     assert (await client.v1.checkout.sessions.retrieve_async(session.id)).status == "open"
 
 
 async def test_expired_sessions_page_says_so(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver, locale="en")
     await client.v1.checkout.sessions.expire_async(session.id)
     async with httpx.AsyncClient() as http:
-        page = await http.get(f"{server.url}/checkout/{session.id}")
+        page = await http.get(f"{stripe_local.url}/checkout/{session.id}")
         pay = await http.post(
-            f"{server.url}/checkout/{session.id}/pay", data={"card_number": "4242424242424242"}
+            f"{stripe_local.url}/checkout/{session.id}/pay",
+            data={"card_number": "4242424242424242"},
         )
-        unknown = await http.get(f"{server.url}/checkout/cs_test_unknown")
+        unknown = await http.get(f"{stripe_local.url}/checkout/cs_test_unknown")
     assert "This checkout session has expired." in page.text
     assert not parse_page(page.text).forms
     assert "This checkout session has expired." in pay.text
@@ -867,7 +876,7 @@ def _with_module_config(url: str, call: Callable[[], Any]) -> Any:
 
 
 async def test_module_level_sdk_configuration_works_too(
-    receiver: Receiver, server: StripeLocalProcess
+    receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     params = session_params(receiver)
 
@@ -875,7 +884,9 @@ async def test_module_level_sdk_configuration_works_too(
         session = stripe.checkout.Session.create(**params)
         return session.id, stripe.checkout.Session.expire(session.id).status
 
-    session_id, status = await asyncio.to_thread(_with_module_config, server.url, create_and_expire)
+    session_id, status = await asyncio.to_thread(
+        _with_module_config, stripe_local.url, create_and_expire
+    )
     assert session_id.startswith("cs_test_")
     assert status == "expired"
     [webhook] = await receiver.wait_for_webhooks(1)
@@ -883,15 +894,15 @@ async def test_module_level_sdk_configuration_works_too(
 
 
 async def test_reset_forgets_everything(
-    client: stripe.StripeClient, receiver: Receiver, server: StripeLocalProcess
+    client: stripe.StripeClient, receiver: Receiver, stripe_local: StripeLocalProcess
 ) -> None:
     session = await create_session(client, receiver)
-    await control(server, f"sessions/{session.id}/pay?wait=1")
-    assert len(await control_events(server)) == 1
-    assert (await control(server, "reset")).status_code == 200
-    assert await control_events(server) == []
+    await control(stripe_local, f"sessions/{session.id}/pay?wait=1")
+    assert len(await control_events(stripe_local)) == 1
+    assert (await control(stripe_local, "reset")).status_code == 200
+    assert await control_events(stripe_local) == []
     with pytest.raises(stripe.InvalidRequestError):
         await client.v1.checkout.sessions.retrieve_async(session.id)
     async with httpx.AsyncClient() as http:
-        config = (await http.get(f"{server.url}/_control/config")).json()
+        config = (await http.get(f"{stripe_local.url}/_control/config")).json()
     assert config["webhook_url"] == f"{receiver.url}/stripe/webhook"
