@@ -15,6 +15,7 @@ from tests.support.databases import (
     redis_namespace,
 )
 from tests.support.server import ServerProcess
+from tests.support.stripe_local import StripeLocal
 
 BACKENDS = ["sqlite", "postgres"]
 
@@ -31,14 +32,26 @@ async def postgres_database() -> AsyncIterator[tuple[str, str]]:
     await drop_postgres_database(name)
 
 
+def with_payments(server: ServerProcess, run_dir: Path, name: str) -> Iterator[ServerProcess]:
+    """Start `server` with its own infra/stripe_local sending webhooks to it."""
+    payments = StripeLocal(
+        webhook_url=f"{server.url}/stripe/webhook", log_path=run_dir / f"{name}-stripe.log"
+    ).start()
+    server.env = {**server.env, **payments.server_env()}
+    server.payments = payments
+    server.start()
+    yield server
+    server.stop()
+    payments.stop()
+
+
 @pytest.fixture(scope="session")
 def sqlite_server(run_dir: Path) -> Iterator[ServerProcess]:
     server = ServerProcess(
         env={"DATABASE_URL": f"sqlite+aiosqlite:///{run_dir / 'app.db'}"},
         log_path=run_dir / "sqlite-server.log",
-    ).start()
-    yield server
-    server.stop()
+    )
+    yield from with_payments(server, run_dir, "sqlite")
 
 
 @pytest.fixture(scope="session")
@@ -50,9 +63,8 @@ def postgres_server(run_dir: Path, postgres_database: tuple[str, str]) -> Iterat
             "REDIS_NAMESPACE": redis_namespace(),
         },
         log_path=run_dir / "postgres-server.log",
-    ).start()
-    yield server
-    server.stop()
+    )
+    yield from with_payments(server, run_dir, "postgres")
 
 
 @pytest.fixture(scope="session", params=BACKENDS)

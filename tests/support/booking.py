@@ -72,7 +72,8 @@ async def person(
                 "appointment-consent",
                 {"appointmentId": appointment_id, "version": info["data"]["consentVersion"]},
             )
-            reply = await sock.update(someone.path, {**CANCER_ANSWERS, "agreedToTerms": True})
+            answers = ANSWERS[service]
+            reply = await sock.update(someone.path, {**answers, "agreedToTerms": True})
             assert "version" in reply, reply
         yield someone
 
@@ -98,3 +99,20 @@ async def run_job(base_url: str, name: str, now: datetime) -> int:
     reply.raise_for_status()
     done: int = reply.json()["data"]["done"]
     return done
+
+
+# Every required answer of the prenatal services (not pregnant now: no gestation window).
+PRENATAL_ANSWERS: dict[str, Any] = {
+    **{k: v for k, v in CANCER_ANSWERS.items() if k != "patientRole"},
+    "patientRole": 10,
+    "intake.contactInfo.pregnantWomanAttendance": 1,
+    "intake.currentPregnancy.isPregnant": 0,
+    "intake.pregnancyHistory.wasPregnant": 0,
+    "intake.prenatalTesting.hadPastTests": 0,
+    "intake.prenatalTesting.hasPresentTests": 0,
+    "intake.prenatalTesting.futurePlan": 3,
+    "intake.prenatalTesting.prenatalDiscussion": 1,
+    "intake.prenatalTesting.prenatalTestAgreement": 1,
+    "intake.prenatalTesting.disorderDecision": 6,
+}
+ANSWERS = {"cancer": CANCER_ANSWERS, "prenatal": PRENATAL_ANSWERS}

@@ -9,6 +9,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -39,6 +40,8 @@ class ServerProcess:
     log_path: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    # The payment provider beside it, if any (tests.support.stripe_local.StripeLocal).
+    payments: Any = None
 
     @property
     def url(self) -> str:

@@ -1,0 +1,181 @@
+"""Card payment through infra/stripe_local (a real process speaking Stripe's API and sending
+Stripe-signed webhooks): money and slots always agree, on SQLite and PostgreSQL."""
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import pytest_asyncio
+
+from tests.support.booking import Person, free_slots, person, run_job
+from tests.support.clients import outbox
+from tests.support.server import ServerProcess
+from tests.support.stripe_local import StripeLocal
+
+
+@pytest_asyncio.fixture
+async def paying(server: ServerProcess) -> AsyncIterator[Person]:
+    """A person with a complete prenatal-b2c intake, a held slot, submitted: pending payment."""
+    async with person(server.url, "prenatal", complete=True) as someone:
+        slot = (await free_slots(someone.sock, "prenatal"))[0]
+        assert "data" in await someone.hold(slot["start"], slot["counselorIds"][0])
+        submitted = await someone.call(
+            "appointment-updateStatus",
+            {"appointmentId": someone.appointment_id, "status": "submitted"},
+        )
+        assert submitted == {"data": {"status": "pending_payment"}}
+        yield someone
+
+
+async def checkout(someone: Person) -> dict[str, Any]:
+    reply = await someone.call(
+        "stripe-createCheckoutSession", {"appointmentId": someone.appointment_id}
+    )
+    assert "data" in reply, reply
+    data: dict[str, Any] = reply["data"]
+    return data
+
+
+async def settled(someone: Person, wanted: str) -> dict[str, Any]:
+    for _ in range(100):
+        document = await someone.document()
+        if (document["payment"] or {}).get("status") == wanted:
+            return document
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"payment never became {wanted}: {document['payment']}")
+
+
+def provider(server: ServerProcess) -> StripeLocal:
+    local: StripeLocal = server.payments
+    return local
+
+
+async def test_paying_confirms_the_booking(server: ServerProcess, paying: Person) -> None:
+    session = await checkout(paying)
+    assert session["sessionId"].startswith("cs_") and session["url"].startswith("http://127.0.0.1")
+    pending = await paying.document()
+    assert pending["payment"]["status"] == "open"
+    held_until = datetime.fromisoformat(pending["holdExpiresAt"].replace("Z", "+00:00"))
+    assert held_until - datetime.now(UTC) > timedelta(minutes=30)  # covers the session
+    assert (await checkout(paying))["sessionId"] == session["sessionId"]  # one open session
+    await provider(server).control("POST", f"/sessions/{session['sessionId']}/pay?wait=1")
+    confirmed = await settled(paying, "paid")
+    assert confirmed["status"] == "confirmed" and confirmed["joinUrl"]
+    status = await paying.call("stripe-getSessionStatus", {"sessionId": session["sessionId"]})
+    assert status["data"]["paymentStatus"] == "paid"
+    assert status["data"]["appointmentStatus"] == "confirmed"
+    mails = await outbox(server.url, paying.email)
+    assert any("confirmed" in m["subject"] or "確定" in m["subject"] for m in mails)
+
+
+async def test_duplicate_and_out_of_order_events_change_nothing(
+    server: ServerProcess, paying: Person
+) -> None:
+    session = (await checkout(paying))["sessionId"]
+    stripe = provider(server)
+    await stripe.control("POST", f"/sessions/{session}/pay?wait=1")
+    confirmed = await settled(paying, "paid")
+    events = await stripe.control("GET", f"/events?session={session}")
+    completed = next(e for e in events["data"] if e["type"] == "checkout.session.completed")
+    await stripe.control("POST", f"/events/{completed['id']}/resend?wait=1")
+    await stripe.control(
+        "POST", f"/sessions/{session}/fire?wait=1", json={"type": "checkout.session.expired"}
+    )
+    after = await paying.document()
+    assert after["status"] == "confirmed"
+    assert after["payment"] == confirmed["payment"]
+
+
+async def test_bad_signatures_are_refused(server: ServerProcess) -> None:
+    body = b'{"id": "evt_x", "type": "checkout.session.completed", "data": {"object": {}}}'
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        for signature in ("", "t=1,v1=deadbeef", f"t={int(datetime.now(UTC).timestamp())},v1=00"):
+            reply = await http.post(
+                "/stripe/webhook", content=body, headers={"Stripe-Signature": signature}
+            )
+            assert reply.status_code == 400
+
+
+async def test_a_session_that_expires_returns_the_appointment_to_draft(
+    server: ServerProcess, paying: Person
+) -> None:
+    session = (await checkout(paying))["sessionId"]
+    await provider(server).control("POST", f"/sessions/{session}/timeout?wait=1")
+    document = await settled(paying, "expired")
+    assert document["status"] == "draft" and document["counselorId"] is None
+
+
+async def test_a_payment_for_the_wrong_amount_is_refunded_not_confirmed(
+    server: ServerProcess, paying: Person
+) -> None:
+    stripe = provider(server)
+    async with httpx.AsyncClient(base_url=stripe.url) as http:
+        created = await http.post(
+            "/v1/checkout/sessions",
+            headers={"Authorization": "Bearer sk_test_local"},
+            data={
+                "mode": "payment",
+                "success_url": "http://x/ok",
+                "cancel_url": "http://x/no",
+                "line_items[0][price_data][currency]": "jpy",
+                "line_items[0][price_data][unit_amount]": "100",
+                "line_items[0][price_data][product_data][name]": "cheap",
+                "line_items[0][quantity]": "1",
+                "metadata[appointmentId]": paying.appointment_id,
+            },
+        )
+    forged = created.json()["id"]
+    await stripe.control("POST", f"/sessions/{forged}/pay?wait=1")
+    document = await settled(paying, "refunded")
+    assert document["status"] != "confirmed"
+    assert document["payment"]["refundReason"] == "amount_mismatch"
+    detail = await stripe.control("GET", f"/sessions/{forged}")
+    assert detail["refunds"], detail
+
+
+async def test_a_late_payment_after_the_slot_went_elsewhere_is_refunded(
+    server: ServerProcess, paying: Person
+) -> None:
+    stripe = provider(server)
+    session = (await checkout(paying))["sessionId"]
+    slot = (await paying.document())["payment"]["slot"]
+    await stripe.control("POST", "/config", json={"webhook_url": "http://127.0.0.1:9/dead"})
+    try:
+        await stripe.control("POST", f"/sessions/{session}/pay")
+        later = datetime.now(UTC) + timedelta(hours=1)
+        assert await run_job(server.url, "expire-holds", later) >= 1
+        async with person(server.url) as other:
+            taken = await other.hold(slot["start"], slot["counselorId"])
+            assert "data" in taken, taken
+            await stripe.control(
+                "POST", "/config", json={"webhook_url": f"{server.url}/stripe/webhook"}
+            )
+            events = await stripe.control("GET", f"/events?session={session}")
+            completed = next(e for e in events["data"] if e["type"] == "checkout.session.completed")
+            await stripe.control("POST", f"/events/{completed['id']}/resend?wait=1")
+            document = await settled(paying, "refunded")
+            assert document["status"] == "draft"
+            assert (await other.document())["counselorId"] == slot["counselorId"]
+    finally:
+        await stripe.control(
+            "POST", "/config", json={"webhook_url": f"{server.url}/stripe/webhook"}
+        )
+    told = await outbox(server.url, "contact@demo-clinic.example")
+    assert any(paying.appointment_id in m["subject"] for m in told)
+
+
+async def test_reconciliation_applies_a_lost_webhook(server: ServerProcess, paying: Person) -> None:
+    stripe = provider(server)
+    session = (await checkout(paying))["sessionId"]
+    await stripe.control("POST", "/config", json={"webhook_url": "http://127.0.0.1:9/dead"})
+    try:
+        await stripe.control("POST", f"/sessions/{session}/pay")
+    finally:
+        await stripe.control(
+            "POST", "/config", json={"webhook_url": f"{server.url}/stripe/webhook"}
+        )
+    assert (await paying.document())["status"] == "pending_payment"
+    assert await run_job(server.url, "reconcile-payments", datetime.now(UTC)) >= 1
+    assert (await settled(paying, "paid"))["status"] == "confirmed"
