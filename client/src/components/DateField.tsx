@@ -21,7 +21,7 @@ import {
   pickDate,
   type DateBounds,
 } from '../intake';
-import { RequiredMark } from './IntakeField';
+import { FieldLabel } from './IntakeField';
 
 /** Typed input is read this long after the last keystroke (spec section 9). */
 export const DATE_INPUT_DEBOUNCE_MS = 1000;
@@ -75,10 +75,7 @@ export function DateField({ id, label, required, value, onChange, bounds, locale
 
   return (
     <div className="date-field">
-      <label htmlFor={id}>
-        {label}
-        {required && <RequiredMark />}
-      </label>
+      <FieldLabel htmlFor={id} label={label} required={required} />
       <div className="date-row">
         <input
           ref={inputRef}
@@ -112,11 +109,13 @@ export function DateField({ id, label, required, value, onChange, bounds, locale
           className="secondary calendar-toggle"
           aria-expanded={open}
           aria-controls={`${id}-calendar`}
+          // The visible word ("Calendar") is part of the name, which says which date it picks.
+          aria-label={t('date.open', { label })}
           onClick={() => {
             setOpen((was) => !was);
           }}
         >
-          {t('date.open', { label })}
+          {t('date.calendar')}
         </button>
       </div>
       <p id={hintId} className="hint">

@@ -47,6 +47,19 @@ export function RequiredMark() {
   );
 }
 
+/**
+ * A field's label with the pink asterisk right after it (outside the `<label>`, so the label's
+ * text is exactly the definition's).
+ */
+export function FieldLabel({ htmlFor, label, required }: { htmlFor: string; label: string; required: boolean }) {
+  return (
+    <div className="label-row">
+      <label htmlFor={htmlFor}>{label}</label>
+      {required && <RequiredMark />}
+    </div>
+  );
+}
+
 export function FieldError({ id, issue }: { id: string; issue: string | null }) {
   if (issue === null) return null;
   return (
@@ -96,10 +109,7 @@ export function FieldControl(props: FieldControlProps) {
       };
       return (
         <div className="field" data-invalid={invalid || undefined}>
-          <label htmlFor={id}>
-            {label}
-            {required && <RequiredMark />}
-          </label>
+          <FieldLabel htmlFor={id} label={label} required={required} />
           {field.type === 'textarea' ? (
             <textarea
               {...common}
@@ -149,10 +159,7 @@ export function FieldControl(props: FieldControlProps) {
       const selected = options.findIndex((option) => option.value === value);
       return (
         <div className="field" data-invalid={invalid || undefined}>
-          <label htmlFor={id}>
-            {label}
-            {required && <RequiredMark />}
-          </label>
+          <FieldLabel htmlFor={id} label={label} required={required} />
           <select
             id={id}
             value={selected === -1 ? '' : String(selected)}

@@ -132,9 +132,12 @@ describe('save and continue', () => {
   it('marks required fields with an asterisk after the label, or after the legend', async () => {
     open('/b/contact');
     seedAppointment();
-    const label = (await screen.findByText('Last name (katakana)')).closest('label');
-    expect(label?.querySelector('.required-mark')?.textContent).toBe('*');
-    expect(screen.getByText('Preferred name (katakana)').closest('label')?.querySelector('.required-mark')).toBeNull();
+    const label = await screen.findByText('Last name (katakana)');
+    expect(label.tagName).toBe('LABEL');
+    expect(label.textContent).toBe('Last name (katakana)'); // the label is the definition's, exactly
+    expect(label.nextElementSibling?.className).toBe('required-mark');
+    expect(label.nextElementSibling?.textContent).toBe('*');
+    expect(screen.getByText('Preferred name (katakana)').nextElementSibling).toBeNull();
     const legend = screen.getByText('Who is registering').closest('legend');
     expect(legend?.querySelector('.required-mark')).toBeTruthy();
     expect(screen.getByRole('textbox', { name: 'Last name (katakana)' }).getAttribute('aria-required')).toBe('true');
