@@ -80,5 +80,9 @@ describe('messages of problems', () => {
   it("falls back to the server's words for a key it does not know", () => {
     expect(issueMessage('somethingNew', null, 'en', '2025-03-05', 'Server says no.')).toBe('Server says no.');
     expect(issueMessage('somethingNew', null, 'en', '2025-03-05')).toBe('Choose one of the options.');
+    const reports = find('pgt-reports', 'intake.analysisReports'); // an item's date, reported at the list
+    expect(issueMessage('dateBefore', reports, 'en', '2025-03-05', 'Item 1, testReportDate: ...')).toBe(
+      'Item 1, testReportDate: ...',
+    );
   });
 });

@@ -26,8 +26,9 @@ export function isKnownIssue(key: string): boolean {
 
 /**
  * The message of a problem `key` ("required", a rule name or a message key) for `field`, in
- * `locale`. `today` is the clinic's date (date bounds). A key the definition does not know
- * gives `fallback` (the server's own words), else the generic invalid-option message.
+ * `locale`. `today` is the clinic's date (date bounds). A key the definition does not know, or
+ * a message whose placeholders the field cannot fill, gives `fallback` (the server's own
+ * words) when there is one; an unknown key without it gives the generic invalid-option message.
  */
 export function issueMessage(
   key: string,
@@ -47,7 +48,10 @@ export function issueMessage(
   const max = key === 'tooMany' ? field?.maxItems : key === 'tooLong' ? field?.maxLength : field?.max;
   if (max !== undefined) values.max = max;
   if (field?.min !== undefined) values.min = field.min;
-  return fillMessage(template, values);
+  const filled = fillMessage(template, values);
+  // A placeholder this field cannot fill (e.g. an item's date bound reported at its repeater):
+  // the server's own words say more.
+  return /\{\{\s*\w+\s*\}\}/.test(filled) && fallback !== undefined ? fallback : filled;
 }
 
 /** A message of the definition with nothing to fill (retention, terms, reviewMissing, ...). */

@@ -140,6 +140,29 @@ describe('realtime client', () => {
     await expect(stale).rejects.toMatchObject({ code: 'aborted' });
   });
 
+  it('is ready once connected and every followed path is subscribed again, and not while disconnected', async () => {
+    const { client, socket } = setup();
+    const changes: boolean[] = [];
+    client.onReadyChange((ready) => changes.push(ready));
+    client.connect();
+    void client.subscribe('appointments/a1');
+    socket().holdAcks = true;
+    socket().serverConnect();
+    await flush();
+    expect(client.isReady()).toBe(false); // the subscription is not acked yet
+    socket().pendingAcks.shift()?.resolve({ snapshot: snapshot('appointments/a1', 2) });
+    await flush();
+    expect(client.isReady()).toBe(true);
+    socket().dropConnection();
+    expect(client.isReady()).toBe(false);
+    socket().holdAcks = false;
+    socket().serverConnect();
+    await flush();
+    expect(client.isReady()).toBe(true);
+    client.disconnect();
+    expect(changes).toEqual([true, false, true, false]);
+  });
+
   it('throttles activity to one event per interval', () => {
     vi.useFakeTimers();
     try {
