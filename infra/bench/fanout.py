@@ -60,6 +60,9 @@ BENCH_EMAIL = "bench@example.com"
 SETTLE_SECONDS = 1.0
 CLIENT_TIMEOUT_SECONDS = 30.0
 ABORT_AFTER_TIMEOUTS = 3
+# Our server warns a session idle for 540 s and revokes it at 600 s (PROTOCOL `session`);
+# the bench sends no `activity` (it would broadcast to every socket of the session).
+IDLE_WARNING_SECONDS = 480.0
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -265,6 +268,8 @@ class Session:
     cpu_before: float = 0.0
     timeouts_in_a_row: int = 0
     profile_out: Path | None = None
+    signed_in: float = 0.0
+    warned_idle: bool = False
     gc_out: Path | None = None
     time_out: Path | None = None
 
@@ -414,6 +419,7 @@ class Bench:
         try:
             await servers.wait_ready(server, http)
             auth, session.path = await self.identity(kind, server, http)
+            session.signed_in = time.monotonic()
             subscribe = json.dumps(["subscribe", {"path": session.path}]).encode()
             writer = await connect(HOST, server.port, -1, Sink(), auth, CLIENT_TIMEOUT_SECONDS)
             session.writer = writer
@@ -523,6 +529,18 @@ class Bench:
         result = session.result
         assert session.writer is not None
         expected = session.version + 1
+        age = time.monotonic() - session.signed_in
+        if (
+            session.kind.startswith("ours")
+            and age > IDLE_WARNING_SECONDS
+            and not session.warned_idle
+        ):
+            session.warned_idle = True
+            print(
+                f"  ! {session.kind}: the bench session is {age:.0f} s old; our server warns "
+                "idle sessions at 540 s and revokes them at 600 s (fewer rounds or sizes)",
+                file=sys.stderr,
+            )
         done = self.pool.done[session.channel]
         while not done.empty():  # stale completions of a timed-out round
             done.get_nowait()
@@ -1009,6 +1027,7 @@ def terminate_on_signals() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = parse_args(argv)
+    host = machine()  # before this process changes its CPU affinity
     generator.raise_open_file_limit()
     workdir = Path(tempfile.mkdtemp(prefix="bench-fanout-"))
     if options.profile_dir is not None:
@@ -1030,6 +1049,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             pool = GeneratorPool(options.generators, client_cpus)
             if any(kind.endswith("+redis") for kind in options.kinds) and not options.redis_url:
                 redis, options.redis_url = servers.start_redis(workdir, server_cpus)
+            host["server_cpus"] = sorted(server_cpus) if server_cpus else "any"
+            host["client_cpus"] = sorted(client_cpus) if client_cpus else "any"
             bench = Bench(options, pool, workdir, server_cpus)
             if redis is not None:
                 bench.extra_pids.append(redis.pid)
@@ -1067,7 +1088,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         document = {
             "benchmark": "fanout",
             "when": datetime.now(UTC).isoformat(timespec="seconds"),
-            "machine": machine(),
+            "machine": host,
             "options": {
                 key: str(value) if isinstance(value, Path) else value
                 for key, value in asdict(options).items()
