@@ -3,7 +3,7 @@
 
 PY := .venv/bin/python
 
-.PHONY: run test setup services lint test-python test-client test-browser bench
+.PHONY: run test setup services lint test-python test-client bench bench-booking
 
 run: setup  ## the product on its embedded default: SQLite, no Redis, demo data, :8000
 	$(PY) -m realtime
@@ -31,3 +31,6 @@ test-python:  ## server suites on SQLite and PostgreSQL+Redis, multi-node, and t
 
 bench: setup services  ## fan-out latency and memory against the bare python-socketio floor
 	$(PY) -m infra.bench.fanout
+
+bench-booking: setup services  ## holds/s with racing clients, vacancies-read, hold-to-watcher pushes
+	$(PY) -m infra.bench.booking
