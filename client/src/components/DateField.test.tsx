@@ -83,7 +83,7 @@ describe('date fields', () => {
     view = renderApp('/b/profile', { user: alice });
     seedAppointment({ intake: { profile: { femaleDob: '1940-01-10' } } });
     const input = await screen.findByRole<HTMLInputElement>('textbox', { name: dobName });
-    await user.click(screen.getByRole('button', { name: `Choose ${dobName} from a calendar` }));
+    await user.click(screen.getByRole('button', { name: 'Calendar', description: dobName }));
     const grid = screen.getByRole('grid');
     const firstOfJanuary = within(grid).getByRole('button', { name: /January 1, 1940 \(not available\)/ });
     expect(firstOfJanuary.getAttribute('aria-disabled')).toBe('true');
@@ -101,7 +101,7 @@ describe('date fields', () => {
     view = renderApp('/b/profile', { user: alice });
     seedAppointment({ intake: { profile: { femaleDob: '1990-04-10' } } });
     const input = await screen.findByRole<HTMLInputElement>('textbox', { name: dobName });
-    await user.click(screen.getByRole('button', { name: `Choose ${dobName} from a calendar` }));
+    await user.click(screen.getByRole('button', { name: 'Calendar', description: dobName }));
     const selected = within(screen.getByRole('grid')).getByRole('button', { name: /April 10, 1990/ });
     selected.focus();
     await user.keyboard('{ArrowRight}{ArrowDown}');

@@ -75,7 +75,7 @@ export function DateField({ id, label, required, value, onChange, bounds, locale
 
   return (
     <div className="date-field">
-      <FieldLabel htmlFor={id} label={label} required={required} />
+      <FieldLabel id={`${id}-label`} htmlFor={id} label={label} required={required} />
       <div className="date-row">
         <input
           ref={inputRef}
@@ -109,8 +109,9 @@ export function DateField({ id, label, required, value, onChange, bounds, locale
           className="secondary calendar-toggle"
           aria-expanded={open}
           aria-controls={`${id}-calendar`}
-          // The visible word ("Calendar") is part of the name, which says which date it picks.
-          aria-label={t('date.open', { label })}
+          // Named "Calendar"; described by the field's label (not named by it, so that the
+          // label names the text box alone).
+          aria-describedby={`${id}-label`}
           onClick={() => {
             setOpen((was) => !was);
           }}

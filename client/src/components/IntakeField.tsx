@@ -51,10 +51,12 @@ export function RequiredMark() {
  * A field's label with the pink asterisk right after it (outside the `<label>`, so the label's
  * text is exactly the definition's).
  */
-export function FieldLabel({ htmlFor, label, required }: { htmlFor: string; label: string; required: boolean }) {
+export function FieldLabel({ id, htmlFor, label, required }: { id?: string; htmlFor: string; label: string; required: boolean }) {
   return (
     <div className="label-row">
-      <label htmlFor={htmlFor}>{label}</label>
+      <label id={id} htmlFor={htmlFor}>
+        {label}
+      </label>
       {required && <RequiredMark />}
     </div>
   );
