@@ -165,7 +165,7 @@ def value_at(data: dict[str, Any], path: str) -> Any:
     return current
 
 
-def _holds(condition: dict[str, Any] | None, data: dict[str, Any], category: str) -> bool:
+def holds(condition: dict[str, Any] | None, data: dict[str, Any], category: str) -> bool:
     if condition is None:
         return True
     if "service" in condition:
@@ -183,10 +183,10 @@ def _empty(value: Any) -> bool:
 def _missing_fields(fields: tuple[Field, ...], data: dict[str, Any], category: str) -> list[str]:
     missing: list[str] = []
     for field in fields:
-        if not _holds(field.when, data, category):
+        if not holds(field.when, data, category):
             continue
         needed = field.required or (
-            field.required_when is not None and _holds(field.required_when, data, category)
+            field.required_when is not None and holds(field.required_when, data, category)
         )
         answer = value_at(data, field.path)
         if field.type == "repeater":
@@ -207,7 +207,7 @@ def missing_answers(appointment: dict[str, Any], category: str) -> dict[str, lis
     """Step id -> paths of required answers still missing, for the steps that apply."""
     result: dict[str, list[str]] = {}
     for step in STEPS:
-        if not _holds(step.when, appointment, category):
+        if not holds(step.when, appointment, category):
             continue
         missing = _missing_fields(step.fields, appointment, category)
         if missing:
