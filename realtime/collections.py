@@ -5,6 +5,7 @@ and `clinics/{id}/bookings` are derived views computed on read, whose versions l
 `document_versions` (raised by realtime/booking/publish.py when a claim changes).
 """
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -188,8 +189,16 @@ class Vacancies(Derived):
         return Loaded(None, DocMeta(None, clinic.id), vacancies_data(clinic, slots), version)
 
 
-class BookingsFeed(Derived):
-    """`clinics/{clinicId}/bookings`: the clinic's live bookings feed."""
+class ClinicView(Derived):
+    """A clinic's staff document computed by `data_of` (bookings feed, presence)."""
+
+    def __init__(
+        self,
+        path_of: Callable[[str], str],
+        data_of: Callable[..., Awaitable[dict[str, Any]]],
+    ) -> None:
+        self.path_of = path_of
+        self.data_of = data_of
 
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
@@ -197,22 +206,8 @@ class BookingsFeed(Derived):
         clinic_id = params["clinicId"]
         if await get_clinic(session, clinic_id=clinic_id) is None:
             return None
-        version = await version_of(session, path=feed_path(clinic_id))
-        data = await feed_data(session, clinic_id=clinic_id)
-        return Loaded(None, DocMeta(None, clinic_id), data, version)
-
-
-class OnlineClients(Derived):
-    """`clinics/{clinicId}/presence`: clients online now and the step they are on."""
-
-    async def load(
-        self, session: AsyncSession, params: dict[str, str], *, for_update: bool
-    ) -> Loaded | None:
-        clinic_id = params["clinicId"]
-        if await get_clinic(session, clinic_id=clinic_id) is None:
-            return None
-        version = await version_of(session, path=presence_path(clinic_id))
-        data = await presence_data(session, clinic_id=clinic_id)
+        version = await version_of(session, path=self.path_of(clinic_id))
+        data = await self.data_of(session, clinic_id=clinic_id)
         return Loaded(None, DocMeta(None, clinic_id), data, version)
 
 
@@ -221,6 +216,6 @@ COLLECTIONS: dict[str, Collection] = {
     "users/{uid}": Users(),
     "appointments/{id}": Appointments(),
     "vacancies/{clinicId}/{serviceId}/{month}": Vacancies(),
-    "clinics/{clinicId}/bookings": BookingsFeed(),
-    "clinics/{clinicId}/presence": OnlineClients(),
+    "clinics/{clinicId}/bookings": ClinicView(feed_path, feed_data),
+    "clinics/{clinicId}/presence": ClinicView(presence_path, presence_data),
 }
