@@ -4,6 +4,7 @@ A change is validated, authorized, committed, and only then pushed as a snapshot
 room named by its path (see realtime/push.py for ordering).
 """
 
+from datetime import datetime
 from typing import Any
 
 from realtime.collections import COLLECTIONS, Loaded, document_data
@@ -15,6 +16,12 @@ from storage.models import Appointment, User
 from storage.repo_booking import bump_version
 from storage.repo_users import Identity
 from storage.types import utcnow
+
+
+def mark_changed(row: User | Appointment, at: datetime) -> None:
+    """A committed change of a live document: its time and one more version."""
+    row.updated = at
+    row.version += 1
 
 
 def snapshot(path: str, loaded: Loaded | None) -> dict[str, Any]:
@@ -68,8 +75,7 @@ async def update(
             changes = validate_changes(found.rule.collection, data, context)
             for field_path, value in changes.items():
                 collection.apply(row, field_path, value)
-            row.updated = utcnow()
-            row.version += 1
+            mark_changed(row, utcnow())
             pushed = row_snapshot(found.path, row)
         await state.publisher.push(pushed)
     return int(pushed["version"])

@@ -21,7 +21,7 @@ from sqlmodel import col, select
 
 from realtime.booking.publish import publish_claim_change
 from realtime.booking.status import transition
-from realtime.documents import push_row
+from realtime.documents import mark_changed, push_row
 from realtime.payments.apply import Kind, apply_checkout, refund
 from realtime.presence import check_sessions, forget_stale_presence
 from realtime.state import AppState
@@ -70,8 +70,7 @@ async def purge_intake(state: AppState, now: datetime) -> int:
                 row.consent = None
                 row.patient_role = None
                 row.agreed_to_terms = False
-                row.updated = now
-                row.version += 1
+                mark_changed(row, now)
             await push_row(state, path, row)
             purged += 1
     if purged:
@@ -112,8 +111,7 @@ async def expire_holds(state: AppState, now: datetime) -> int:
                     open_session = (row.payment or {}).get("sessionId")
                     row.payment = {**(row.payment or {}), "status": "expired"}
                 row.counselor_id = row.date = row.time = row.hold_expires_at = None
-                row.updated = now
-                row.version += 1
+                mark_changed(row, now)
             await push_row(state, path, row)
         if open_session:
             await _expire_checkout(state, str(open_session))

@@ -5,7 +5,7 @@ from typing import Annotated, Any
 from pydantic import StringConstraints
 
 from realtime.dispatch import CallContext, callable_function
-from realtime.documents import push_row
+from realtime.documents import mark_changed, push_row
 from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
@@ -38,8 +38,7 @@ async def appointment_create(context: CallContext, request: AppointmentCreate) -
                 return {"appointmentId": existing.id}
             appointment = await _new_appointment(session, state, user, request)
             user.appointment_id = appointment.id
-            user.updated = utcnow()
-            user.version += 1
+            mark_changed(user, utcnow())
         await push_row(state, user_path, user)
     return {"appointmentId": appointment.id}
 
@@ -104,7 +103,6 @@ async def appointment_consent(context: CallContext, request: AppointmentConsent)
                 return {"givenAt": row.consent["givenAt"]}
             now = utcnow()
             row.consent = {"version": request.version, "givenAt": iso(now)}
-            row.updated = now
-            row.version += 1
+            mark_changed(row, now)
         await push_row(state, path, row)
     return {"givenAt": row.consent["givenAt"]}

@@ -19,7 +19,7 @@ from realtime.booking.status import STAFF_OUTCOMES, transition
 from realtime.booking.vacancies import compute_slots
 from realtime.collections import appointment_data
 from realtime.dispatch import CallContext, callable_function
-from realtime.documents import push_row
+from realtime.documents import mark_changed, push_row
 from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
@@ -212,8 +212,7 @@ async def _hold(state: AppState, who: Identity, request: AppointmentHold) -> Boo
         row.counselor_id = counselor_id
         row.date, row.time = local.strftime("%Y-%m-%d"), local.strftime("%H:%M")
         row.hold_expires_at = expires_at
-        row.updated = now
-        row.version += 1
+        mark_changed(row, now)
     moments = [start] + ([held.released.start] if held.released else [])
     return Booked(row, moments, [])
 
@@ -292,8 +291,7 @@ async def _submit(state: AppState, who: Identity, appointment_id: str) -> Booked
             row.status = transition(row.status, "pending_payment")
         else:
             mails = await confirm_booking(state, session, row, clinic, service, claim)
-        row.updated = now
-        row.version += 1
+        mark_changed(row, now)
     return Booked(row, [], mails)
 
 
@@ -303,8 +301,7 @@ async def _set_outcome(state: AppState, who: Identity, appointment_id: str, stat
         if row is None or not who.is_staff_of(row.clinic_id):
             raise FunctionError("PERMISSION_DENIED", "You do not have access to this document.")
         row.status = transition(row.status, status)
-        row.updated = utcnow()
-        row.version += 1
+        mark_changed(row, utcnow())
     return Booked(row, [], [])
 
 
@@ -366,8 +363,7 @@ async def appointment_cancel(context: CallContext, request: AppointmentCancel) -
                         claim.end,
                     )
             row.hold_expires_at = None
-            row.updated = now
-            row.version += 1
+            mark_changed(row, now)
             user = await session.get(User, row.user_id, with_for_update=True)
             assert user is not None
             user.appointment_id, user.updated, user.version = None, now, user.version + 1

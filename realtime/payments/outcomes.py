@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from realtime.booking.confirm import confirm_booking
 from realtime.booking.holds import SlotTaken, place_hold
 from realtime.booking.status import transition
+from realtime.documents import mark_changed
 from realtime.mail.outbox import Queued
 from realtime.state import AppState
 from storage.models import Appointment, Clinic, Service
@@ -128,5 +129,4 @@ async def ended(
 
 
 def bump(row: Appointment) -> None:
-    row.updated = utcnow()
-    row.version += 1
+    mark_changed(row, utcnow())
