@@ -45,8 +45,15 @@ export interface RealtimeClient {
   update(path: string, data: Record<string, unknown>, baseVersion?: number): Promise<{ version: number }>;
   /** Emits `call` and resolves with the raw ack (`{data}` or `{error}`), for the callable client. */
   call(name: string, data: unknown, timeoutMs: number): Promise<unknown>;
-  /** Tells the server the person is active (throttled). */
-  activity(): void;
+  /** Tells the server the person is active (throttled), on `step` (a step id or route name). */
+  activity(step?: string): void;
+  /**
+   * Tries to connect again at once when the socket is open but down (the offline dialog's
+   * Retry; the browser's `online` event), instead of waiting for socket.io's backoff.
+   */
+  reconnect(): void;
+  /** Whether a socket is wanted: between `connect()` and `disconnect()` (signed in). */
+  isOpen(): boolean;
   onSnapshot(listener: (snapshot: Snapshot) => void): () => void;
   onSession(listener: (notice: SessionNotice) => void): () => void;
   onConnectError(listener: (error: Error) => void): () => void;
@@ -250,12 +257,21 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
       }
     },
 
-    activity() {
+    activity(step) {
       const now = Date.now();
       if (!socket?.connected || now - lastActivity < activityThrottleMs) return;
       lastActivity = now;
-      socket.emit(ClientEvent.activity, {});
+      socket.emit(ClientEvent.activity, step === undefined ? {} : { step });
     },
+
+    reconnect() {
+      if (!socket || socket.connected) return;
+      // A disconnect then connect drops socket.io's pending backoff and opens a new attempt.
+      socket.disconnect();
+      socket.connect();
+    },
+
+    isOpen: () => socket !== null,
 
     onSnapshot(listener) {
       snapshotListeners.add(listener);

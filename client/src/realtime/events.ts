@@ -10,7 +10,7 @@ export const ClientEvent = {
   unsubscribe: 'unsubscribe',
   /** `{path, data, baseVersion?}` -> ack `{version}` | `{error}` */
   update: 'update',
-  /** `{}`, no ack */
+  /** `{step?}`, no ack */
   activity: 'activity',
 } as const;
 

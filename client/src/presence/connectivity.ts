@@ -1,0 +1,112 @@
+/**
+ * When to show the offline dialog (spec section 2, "Offline dialog"), without React or DOM:
+ * connectivity counts as lost while the browser says it is offline, or while the socket that
+ * should be open (signed in) is down. The dialog opens once it has been lost for
+ * `delayMs` (contract.json offlineDialogDelaySeconds) and closes as soon as it is back.
+ *
+ * Retry: asks the socket to connect again at once and shows a spinner until the connection is
+ * back (the dialog closes) or `retryMs` have passed.
+ */
+import { contract } from '../contract';
+
+export interface ConnectivityState {
+  open: boolean;
+  retrying: boolean;
+}
+
+export interface ConnectivityDeps {
+  /** `navigator.onLine` */
+  browserOnline: () => boolean;
+  /** The socket should be open (signed in) but is not connected and resubscribed. */
+  socketDown: () => boolean;
+  /** Connect the socket again now (no-op when it is not wanted or already up). */
+  reconnect: () => void;
+  delayMs?: number;
+  retryMs?: number;
+}
+
+export interface ConnectivityMonitor {
+  /** Something changed (browser online/offline, socket, sign-in): look again. */
+  update: () => void;
+  /** The dialog's "Retry". */
+  retry: () => void;
+  stop: () => void;
+  getState: () => ConnectivityState;
+  subscribe: (listener: () => void) => () => void;
+}
+
+export const OFFLINE_DIALOG_DELAY_MS = contract.offlineDialogDelaySeconds * 1000;
+export const RETRY_SPINNER_MS = 4_000;
+
+export function createConnectivityMonitor(deps: ConnectivityDeps): ConnectivityMonitor {
+  const delayMs = deps.delayMs ?? OFFLINE_DIALOG_DELAY_MS;
+  const retryMs = deps.retryMs ?? RETRY_SPINNER_MS;
+  const listeners = new Set<() => void>();
+  let state: ConnectivityState = { open: false, retrying: false };
+  let lostTimer: ReturnType<typeof setTimeout> | null = null;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** Read afresh (after `update()`, which may change it). */
+  const isOpen = () => state.open;
+  const lost = () => !deps.browserOnline() || deps.socketDown();
+
+  function publish(next: ConnectivityState): void {
+    if (next.open === state.open && next.retrying === state.retrying) return;
+    state = next;
+    for (const listener of [...listeners]) listener();
+  }
+
+  function clearRetry(): void {
+    if (retryTimer !== null) clearTimeout(retryTimer);
+    retryTimer = null;
+  }
+
+  function update(): void {
+    if (!lost()) {
+      if (lostTimer !== null) clearTimeout(lostTimer);
+      lostTimer = null;
+      clearRetry();
+      publish({ open: false, retrying: false });
+      return;
+    }
+    if (state.open || lostTimer !== null) return;
+    lostTimer = setTimeout(() => {
+      lostTimer = null;
+      if (lost()) publish({ open: true, retrying: false });
+    }, delayMs);
+  }
+
+  return {
+    update,
+
+    retry() {
+      if (!state.open || state.retrying) return;
+      publish({ open: true, retrying: true });
+      deps.reconnect();
+      update(); // back already (the browser said so before its event arrived)?
+      if (!isOpen()) return;
+      retryTimer = setTimeout(() => {
+        retryTimer = null;
+        if (state.open) publish({ open: true, retrying: false });
+        update();
+      }, retryMs);
+    },
+
+    /** Forgets timers and closes (unmounted); `update()` starts again. */
+    stop() {
+      if (lostTimer !== null) clearTimeout(lostTimer);
+      lostTimer = null;
+      clearRetry();
+      publish({ open: false, retrying: false });
+    },
+
+    getState: () => state,
+
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
