@@ -3,60 +3,81 @@ import { Link, Outlet, useNavigate } from 'react-router';
 import { auth } from '../auth/session';
 import { useAppStore } from '../store';
 import { selectIsSignedIn } from '../store/selectors';
+import { useConnectivity } from '../presence/useConnectivity';
+import { useInactivity } from '../presence/useInactivity';
+import { InactivityDialog } from './InactivityDialog';
 import { LanguageSwitcher } from './LanguageSwitcher';
+import { OfflineDialog } from './OfflineDialog';
 import { ScrollToTop } from './ScrollToTop';
 
-/** The frame of every page: header (name, language, sign-out), main content, footer links. */
+/**
+ * The frame of every page: header (name, language, sign-out), main content, footer links; and
+ * the dialogs of every page (spec section 2): offline, and the inactivity warning while signed
+ * in. One dialog at a time (offline first); while one shows, the page behind is inert.
+ */
 export function Layout() {
   const { t } = useTranslation();
   const signedIn = useAppStore(selectIsSignedIn);
   const navigate = useNavigate();
+  const connectivity = useConnectivity();
+  const inactivity = useInactivity();
+  const dialog = connectivity.state.open
+    ? 'offline'
+    : signedIn && inactivity.state.phase === 'warning'
+      ? 'inactivity'
+      : null;
   return (
-    <div className="app">
-      <a className="skip-link" href="#main">
-        {t('skipToContent')}
-      </a>
-      <header className="site-header">
-        <div className="container header-row">
-          <Link to="/" className="brand">
-            {t('appName')}
-          </Link>
-          <div className="header-actions">
-            <LanguageSwitcher />
-            {signedIn && (
-              <button
-                type="button"
-                className="link-button"
-                onClick={() => {
-                  // After the sign-out: the booking guard's redirect (with `?next=`) comes first.
-                  void auth.signOut().then(() => navigate('/', { replace: true }));
-                }}
-              >
-                {t('signOut')}
-              </button>
-            )}
+    <>
+      <div className="app" inert={dialog !== null}>
+        <a className="skip-link" href="#main">
+          {t('skipToContent')}
+        </a>
+        <header className="site-header">
+          <div className="container header-row">
+            <Link to="/" className="brand">
+              {t('appName')}
+            </Link>
+            <div className="header-actions">
+              <LanguageSwitcher />
+              {signedIn && (
+                <button
+                  type="button"
+                  className="link-button"
+                  onClick={() => {
+                    // After the sign-out: the booking guard's redirect (with `?next=`) comes first.
+                    void auth.signOut().then(() => navigate('/', { replace: true }));
+                  }}
+                >
+                  {t('signOut')}
+                </button>
+              )}
+            </div>
           </div>
-        </div>
-      </header>
-      <main id="main" className="container" tabIndex={-1}>
-        <Outlet />
-      </main>
-      <footer className="site-footer">
-        <nav className="container" aria-label={t('footer.label')}>
-          <ul>
-            <li>
-              <Link to="/contact">{t('footer.contact')}</Link>
-            </li>
-            <li>
-              <Link to="/privacy">{t('footer.privacy')}</Link>
-            </li>
-            <li>
-              <Link to="/terms">{t('footer.terms')}</Link>
-            </li>
-          </ul>
-        </nav>
-      </footer>
-      <ScrollToTop />
-    </div>
+        </header>
+        <main id="main" className="container" tabIndex={-1}>
+          <Outlet />
+        </main>
+        <footer className="site-footer">
+          <nav className="container" aria-label={t('footer.label')}>
+            <ul>
+              <li>
+                <Link to="/contact">{t('footer.contact')}</Link>
+              </li>
+              <li>
+                <Link to="/privacy">{t('footer.privacy')}</Link>
+              </li>
+              <li>
+                <Link to="/terms">{t('footer.terms')}</Link>
+              </li>
+            </ul>
+          </nav>
+        </footer>
+        <ScrollToTop />
+      </div>
+      {dialog === 'offline' && <OfflineDialog retrying={connectivity.state.retrying} onRetry={connectivity.retry} />}
+      {dialog === 'inactivity' && (
+        <InactivityDialog secondsLeft={inactivity.state.secondsLeft} onContinue={inactivity.continueSession} />
+      )}
+    </>
   );
 }
