@@ -36,9 +36,9 @@ describe('offline dialog', () => {
     const dialog = screen.getByRole('alertdialog', { name: title });
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     const description = document.getElementById(dialog.getAttribute('aria-describedby') ?? '');
-    expect(description.textContent).toContain(queued);
+    expect(description?.textContent).toContain(queued);
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: retry }));
-    expect(view.container.querySelector('.app').hasAttribute('inert')).toBe(true);
+    expect(view.container.querySelector('.app')?.hasAttribute('inert')).toBe(true);
   });
 
   it('cannot be dismissed: no close button, Escape does nothing, focus stays inside', () => {
@@ -86,7 +86,7 @@ describe('offline dialog', () => {
       presence.setReady(true);
     });
     expect(screen.queryByRole('alertdialog')).toBeNull();
-    expect(view.container.querySelector('.app').hasAttribute('inert')).toBe(false);
+    expect(view.container.querySelector('.app')?.hasAttribute('inert')).toBe(false);
   });
 
   it('back online: closes at once and asks the socket to reconnect', () => {
