@@ -1,6 +1,17 @@
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useTranslation } from 'react-i18next';
+import { ReturnHomeCountdown } from '../components/ReturnHomeCountdown';
+import { Screen } from '../components/ScreenPlaceholder';
 
-/** /contact-confirmation. Built by a later issue. */
+/** Seconds before /contact-confirmation returns to the start page. */
+export const CONTACT_RETURN_HOME_SECONDS = 20;
+
+/** /contact-confirmation: the message was sent; back to the start page after a countdown. */
 export default function ContactConfirmation() {
-  return <ScreenPlaceholder screen="contactConfirmation" />;
+  const { t } = useTranslation(['routes', 'screens']);
+  return (
+    <Screen title={t('routes:contactConfirmation.title')} lead={t('routes:contactConfirmation.description')}>
+      <p>{t('screens:contactConfirmation.reply')}</p>
+      <ReturnHomeCountdown seconds={CONTACT_RETURN_HOME_SECONDS} />
+    </Screen>
+  );
 }
