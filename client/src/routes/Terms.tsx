@@ -1,6 +1,45 @@
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { PolicyDocument } from '../components/PolicyDocument';
 
-/** /terms: terms of service. Built by a later issue. */
+const SECTIONS = [
+  'service',
+  'notMedicalAdvice',
+  'signIn',
+  'information',
+  'booking',
+  'cancellation',
+  'prohibited',
+  'availability',
+  'liability',
+  'changes',
+  'law',
+  'contact',
+] as const;
+
+/** /terms: the terms of service, in the interface language. */
 export default function Terms() {
-  return <ScreenPlaceholder screen="terms" />;
+  const { t } = useTranslation(['screens', 'routes']);
+  return (
+    <PolicyDocument
+      title={t('routes:terms.title')}
+      lead={t('routes:terms.description')}
+      updated={t('screens:terms.updated')}
+      sections={SECTIONS.map((id) => ({
+        id: `terms-${id}`,
+        heading: t(`screens:terms.${id}.heading`),
+        body: t(`screens:terms.${id}.body`),
+        extra:
+          id === 'contact' ? (
+            <p>
+              <Link to="/contact">{t('screens:policy.contactLink')}</Link>
+            </p>
+          ) : id === 'information' ? (
+            <p>
+              <Link to="/privacy">{t('screens:terms.privacyLink')}</Link>
+            </p>
+          ) : undefined,
+      }))}
+    />
+  );
 }
