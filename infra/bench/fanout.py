@@ -1063,7 +1063,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             with asyncio.Runner(loop_factory=generator.new_event_loop) as runner:
                 results = runner.run(run_all(options, bench))
-            failed = any(r.error for r in results)
+            failed = any(r.error or r.misses or r.connected < r.n for r in results)
         except KeyboardInterrupt as exc:
             print(
                 f"\ninterrupted ({exc or 'SIGINT'}): servers stopped, no results", file=sys.stderr
