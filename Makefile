@@ -30,7 +30,7 @@ test-python:  ## server suites on SQLite and PostgreSQL+Redis, multi-node, and t
 	$(PY) -m pytest -q -p no:cacheprovider
 
 bench: setup services  ## fan-out latency and memory against the bare python-socketio floor
-	$(PY) -m infra.bench.fanout
+	$(PY) -m infra.bench.fanout --json var/bench/fanout.json
 
 bench-booking: setup services  ## holds/s with racing clients, vacancies-read, hold-to-watcher pushes
 	$(PY) -m infra.bench.booking

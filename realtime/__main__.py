@@ -1,5 +1,6 @@
 """`python -m realtime`: the Procfile's web process."""
 
+import gc
 import logging
 
 import uvicorn
@@ -8,7 +9,14 @@ from realtime.app import create_app
 from realtime.settings import Settings
 
 
+# Generation-0 threshold: a broadcast to thousands of sockets creates one task per recipient,
+# and with CPython's default (700) that set off full collections of about a second each
+# during every large push (docs/benchmarks.md). Fewer, larger young collections avoid them.
+GC_THRESHOLDS = (50_000, 10, 10)
+
+
 def main() -> None:
+    gc.set_threshold(*GC_THRESHOLDS)
     settings = Settings()
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(levelname)s %(name)s %(message)s"
