@@ -3,21 +3,23 @@
  * The questionnaire's own words (steps, fields, options, rules, messages) are not here: they
  * come from the intake definition (realtime/intake/definition.json), in both languages.
  */
+import enBooking from '../locales/en/booking.json';
 import enCommon from '../locales/en/common.json';
 import enErrors from '../locales/en/errors.json';
 import enIntake from '../locales/en/intake.json';
 import enRoutes from '../locales/en/routes.json';
 import enScreens from '../locales/en/screens.json';
+import jaBooking from '../locales/ja/booking.json';
 import jaCommon from '../locales/ja/common.json';
 import jaErrors from '../locales/ja/errors.json';
 import jaIntake from '../locales/ja/intake.json';
 import jaRoutes from '../locales/ja/routes.json';
 import jaScreens from '../locales/ja/screens.json';
 
-export const namespaces = ['common', 'routes', 'errors', 'intake', 'screens'] as const;
+export const namespaces = ['common', 'routes', 'errors', 'intake', 'screens', 'booking'] as const;
 export type Namespace = (typeof namespaces)[number];
 
 export const resources = {
-  ja: { common: jaCommon, routes: jaRoutes, errors: jaErrors, intake: jaIntake, screens: jaScreens },
-  en: { common: enCommon, routes: enRoutes, errors: enErrors, intake: enIntake, screens: enScreens },
+  ja: { common: jaCommon, routes: jaRoutes, errors: jaErrors, intake: jaIntake, screens: jaScreens, booking: jaBooking },
+  en: { common: enCommon, routes: enRoutes, errors: enErrors, intake: enIntake, screens: enScreens, booking: enBooking },
 } as const;

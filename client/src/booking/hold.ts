@@ -1,0 +1,78 @@
+/**
+ * The time an appointment holds (PROTOCOL.md section 4a: `counselorId`, `date`, `time`,
+ * `timezone`, `holdExpiresAt`), its countdown and its renewal while the person reviews.
+ * Pure functions; "now" is always passed in.
+ */
+import { isIsoDate } from '../intake/dates';
+import { isTimeZone, zonedIso } from './slots';
+
+/** A hold lasts 10 minutes on the server (HOLD_MINUTES); the review renews it every 4. */
+export const HOLD_RENEW_INTERVAL_MS = 4 * 60_000;
+/** Never let a hold come closer than this to its end before renewing it. */
+export const HOLD_RENEW_MARGIN_MS = 60_000;
+/** After a renewal that failed for want of a connection, try again this soon. */
+export const HOLD_RENEW_RETRY_MS = 20_000;
+
+export interface BookedTime {
+  /** YYYY-MM-DD and HH:MM in the clinic's zone. */
+  date: string;
+  time: string;
+  timeZone: string;
+  counselorId: string | null;
+  /** The start as ISO-8601 with the clinic's offset (what appointment-hold takes). */
+  start: string;
+  /** `holdExpiresAt` in ms, when there is one. */
+  expiresAt: number | null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The appointment's chosen time (held or booked), or null when it has none. */
+export function bookedTime(appointment: unknown, fallbackZone: string): BookedTime | null {
+  if (!isRecord(appointment)) return null;
+  const { date, time, timezone, counselorId, holdExpiresAt } = appointment;
+  if (typeof date !== 'string' || !isIsoDate(date) || typeof time !== 'string' || !/^\d{2}:\d{2}/.test(time)) return null;
+  const timeZone = isTimeZone(timezone) ? timezone : fallbackZone;
+  const start = zonedIso(date, time.slice(0, 5), timeZone);
+  if (start === null) return null;
+  const expires = typeof holdExpiresAt === 'string' ? Date.parse(holdExpiresAt) : Number.NaN;
+  return {
+    date,
+    time: time.slice(0, 5),
+    timeZone,
+    counselorId: typeof counselorId === 'string' && counselorId !== '' ? counselorId : null,
+    start,
+    expiresAt: Number.isNaN(expires) ? null : expires,
+  };
+}
+
+/** The hold of a draft appointment that has not lapsed yet, or null. */
+export function liveHold(appointment: unknown, fallbackZone: string, now: number): BookedTime | null {
+  if (!isRecord(appointment) || appointment.status !== 'draft') return null;
+  const held = bookedTime(appointment, fallbackZone);
+  if (held === null) return null;
+  const { expiresAt, counselorId } = held;
+  return expiresAt === null || expiresAt <= now || counselorId === null ? null : held;
+}
+
+/** Whole seconds left until `expiresAt` (0 once past). */
+export function secondsLeft(expiresAt: number, now: number): number {
+  return Math.max(0, Math.ceil((expiresAt - now) / 1000));
+}
+
+/** 605 -> "10:05"; minutes are not capped at 59 (a payment hold lasts over half an hour). */
+export function formatMmSs(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds));
+  return `${String(Math.floor(whole / 60)).padStart(2, '0')}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+/**
+ * How long to wait before renewing a hold: 4 minutes after the last renewal (or the page's
+ * arrival), but never later than a minute before the hold would lapse.
+ */
+export function nextRenewalDelay(expiresAt: number, now: number, lastRenewedAt: number): number {
+  const due = Math.min(lastRenewedAt + HOLD_RENEW_INTERVAL_MS, expiresAt - HOLD_RENEW_MARGIN_MS);
+  return Math.max(0, due - now);
+}

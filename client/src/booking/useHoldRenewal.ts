@@ -1,0 +1,62 @@
+/**
+ * Keeps the held time while the person is on the review: `appointment-hold` again with the
+ * same slot (which renews the hold for another 10 minutes) every 4 minutes, and never later
+ * than a minute before it would lapse. A renewal that meets no connection is tried again
+ * soon; a refusal (the hold is gone, the appointment moved on) is reported once and ends it.
+ */
+import { useEffect, useRef } from 'react';
+import { callFunction, FunctionsError } from '../realtime';
+import { HOLD_RENEW_RETRY_MS, nextRenewalDelay, type BookedTime } from './hold';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Errors that say nothing about the hold itself. */
+function isTransient(error: unknown): boolean {
+  return (
+    error instanceof FunctionsError &&
+    (error.code === 'unavailable' || error.code === 'deadline-exceeded' || error.code === 'internal' || error.code === 'resource-exhausted')
+  );
+}
+
+export function useHoldRenewal(appointmentId: string, held: BookedTime | null, onLost: (error: unknown) => void): void {
+  const expiresAt = held?.expiresAt ?? null;
+  const start = held?.start ?? null;
+  const counselorId = held?.counselorId ?? null;
+  const latest = useRef({ expiresAt, onLost });
+  useEffect(() => {
+    latest.current = { expiresAt: Math.max(expiresAt ?? 0, latest.current.expiresAt ?? 0), onLost };
+  }, [expiresAt, onLost]);
+
+  useEffect(() => {
+    if (start === null || counselorId === null) return;
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let lastRenewedAt = Date.now();
+    const schedule = (delay: number) => {
+      timer = setTimeout(renew, delay);
+    };
+    const renew = () => {
+      callFunction('appointment-hold', { appointmentId, start, counselorId }).then(
+        (reply) => {
+          if (cancelled) return;
+          lastRenewedAt = Date.now();
+          const next = isRecord(reply) && typeof reply.holdExpiresAt === 'string' ? Date.parse(reply.holdExpiresAt) : Number.NaN;
+          if (!Number.isNaN(next)) latest.current = { ...latest.current, expiresAt: next };
+          schedule(nextRenewalDelay(latest.current.expiresAt ?? lastRenewedAt, Date.now(), lastRenewedAt));
+        },
+        (error: unknown) => {
+          if (cancelled) return;
+          if (isTransient(error)) schedule(HOLD_RENEW_RETRY_MS);
+          else latest.current.onLost(error);
+        },
+      );
+    };
+    schedule(nextRenewalDelay(latest.current.expiresAt ?? lastRenewedAt, Date.now(), lastRenewedAt));
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [appointmentId, start, counselorId]);
+}
