@@ -1,26 +1,502 @@
+/**
+ * /b/appointment: choose a date in the calendar, then a time, a counselor (or any) and the
+ * language of the e-mails; "Hold this time" holds it (`appointment-hold`) and goes on to the
+ * review. Days and times are the clinic's, whatever the browser's zone, and the screen says
+ * which zone that is.
+ *
+ * The calendar is live: it follows the month document shown (and the chosen date's), so a
+ * time taken by anyone disappears at once; if it was the person's choice, an alert says so
+ * and offers the nearest free times. For prenatal services, only days inside the pregnancy
+ * window (service `gestationWeeks`, intake `currentPregnancy.edd`) can be chosen.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { Link, useNavigate } from 'react-router';
+import '../booking/booking.css';
+import { BookingCalendar } from '../components/BookingCalendar';
+import { BookingTakenAlert, type TakenNotice } from '../components/BookingTakenAlert';
+import { useCounselorName } from '../components/BookingSummary';
+import { Loading } from '../components/Loading';
+import { Screen } from '../components/ScreenPlaceholder';
 import { StepProgress } from '../components/StepProgress';
 import { useIntake } from '../components/useIntake';
-import { APPOINTMENT_ROUTE, REVIEW_ROUTE } from '../intake';
+import {
+  clampMonth,
+  gestationWeeksOf,
+  insideWindow,
+  monthKey,
+  monthOf,
+  monthRange,
+  pregnancyWindow,
+  readRange,
+  type PregnancyWindow,
+} from '../booking/calendar';
+import { formatDay, timeZoneName } from '../booking/format';
+import { liveHold } from '../booking/hold';
+import { liveMonths, useMonthDocument, vacanciesPath, type LiveMonthsState, type MonthDocument } from '../booking/liveMonths';
+import {
+  ANY_COUNSELOR,
+  findSlot,
+  instantOf,
+  isOffered,
+  nearestSlots,
+  parseVacancies,
+  placeSlots,
+  slotsByDay,
+  withOwnHold,
+  zonedMoment,
+  type PlacedSlot,
+} from '../booking/slots';
+import { useNow } from '../booking/useNow';
+import { formatDate } from '../i18n/format';
+import { isLocale, locales, type Locale } from '../i18n/locale';
+import { APPOINTMENT_ROUTE, getPath, REVIEW_ROUTE } from '../intake';
+import { callFunction, errorMessageKey, FunctionsError, outbox } from '../realtime';
 import { useAppStore } from '../store';
-import { selectLocale } from '../store/selectors';
+import { selectLocale, selectService } from '../store/selectors';
 
-/**
- * /b/appointment: date, time, counselor and e-mail language. The calendar comes with a later
- * issue; until then the step after the questionnaire, leading on to the review.
- */
+/** The service's booking horizon when service-read does not give one (the server's default). */
+const DEFAULT_HORIZON_DAYS = 60;
+
+interface ChoiceValues {
+  date: string;
+  /** The chosen slot's instant (ms) as text: slots compare by instant, never by their text. */
+  time: string;
+  counselorId: string;
+  emailLocale: Locale;
+}
+
+type FirstRead = { status: 'loading' } | { status: 'done'; firstDay: string | null } | { status: 'failed' };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export default function Appointment() {
-  const { t } = useTranslation('intake');
-  const locale = useAppStore(selectLocale);
+  const { t } = useTranslation(['routes', 'intake', 'booking']);
   const intake = useIntake();
+  const title = t('routes:bookingAppointment.title');
+  const lead = t('routes:bookingAppointment.description');
+  if (intake.status !== 'ready') {
+    return (
+      <Screen title={title} lead={lead}>
+        {intake.status === 'loading' ? (
+          <Loading />
+        ) : (
+          <p role="alert" className="notice">
+            {t('intake:serviceUnavailable')}
+          </p>
+        )}
+      </Screen>
+    );
+  }
+  const status = intake.document.status;
   return (
-    <ScreenPlaceholder screen="bookingAppointment">
-      {intake.status === 'ready' && <StepProgress current={APPOINTMENT_ROUTE} scope={intake.scope} locale={locale} />}
-      <p>
-        <Link to={REVIEW_ROUTE}>{t('appointment.toReview')}</Link>
-      </p>
-    </ScreenPlaceholder>
+    <Screen title={title} lead={lead}>
+      {status === 'draft' ? (
+        <Picker
+          appointmentId={intake.appointmentId}
+          appointmentPath={intake.appointmentPath}
+          document={intake.document}
+          scope={intake.scope}
+          timeZone={intake.timeZone}
+          today={intake.today}
+        />
+      ) : (
+        <NotChangeable status={status} />
+      )}
+    </Screen>
+  );
+}
+
+/** A submitted appointment's time cannot change here: where to go instead. */
+function NotChangeable({ status }: { status: unknown }) {
+  const { t } = useTranslation('booking');
+  return (
+    <div className="notice" role="status">
+      {status === 'pending_payment' ? (
+        <p>
+          {t('locked.pendingPayment')} <Link to="/b/checkout">{t('locked.toCheckout')}</Link>
+        </p>
+      ) : status === 'confirmed' ? (
+        <p>
+          {t('locked.confirmed')} <Link to="/b/confirmed">{t('locked.toConfirmed')}</Link>
+        </p>
+      ) : (
+        <p>{t('locked.other')}</p>
+      )}
+    </div>
+  );
+}
+
+interface PickerProps {
+  appointmentId: string;
+  appointmentPath: string;
+  document: Record<string, unknown>;
+  scope: Parameters<typeof StepProgress>[0]['scope'];
+  timeZone: string;
+  today: string;
+}
+
+/** The zone of a month document's times (the clinic's). */
+function zoneOf(doc: MonthDocument | undefined, fallback: string): string {
+  return parseVacancies(doc?.data).timezone ?? fallback;
+}
+
+/** The month's slots as the calendar shows them: the person's own hold put back, the pregnancy window applied. */
+function monthSlots(
+  doc: MonthDocument | undefined,
+  month: string | null,
+  own: { start: string; counselorId: string; date: string } | null,
+  timeZone: string,
+  window: PregnancyWindow | null,
+): PlacedSlot[] | null {
+  if (!doc || month === null) return null;
+  const { slots } = parseVacancies(doc.exists ? doc.data : null);
+  const mine = own && monthKey(monthOf(own.date)) === monthKey(month) ? own : null;
+  return insideWindow(placeSlots(withOwnHold(slots, mine), timeZone), window);
+}
+
+function Picker({ appointmentId, appointmentPath, document, scope, timeZone: clinicZone, today }: PickerProps) {
+  const { t } = useTranslation(['booking', 'common', 'errors', 'intake']);
+  const locale = useAppStore(selectLocale);
+  const service = useAppStore(selectService);
+  const navigate = useNavigate();
+  const nameOf = useCounselorName(locale);
+  const serviceData = service?.exists ? (service.data ?? {}) : {};
+  const clinicId = typeof document.clinicId === 'string' ? document.clinicId : '';
+  const serviceId = typeof serviceData.id === 'string' ? serviceData.id : typeof document.serviceId === 'string' ? document.serviceId : '';
+  const horizonDays = typeof serviceData.horizonDays === 'number' ? serviceData.horizonDays : DEFAULT_HORIZON_DAYS;
+  const range = monthRange(today, horizonDays);
+  const weeks = gestationWeeksOf(serviceData);
+  const edd = getPath(document, 'intake.currentPregnancy.edd');
+  const window = weeks && typeof edd === 'string' ? pregnancyWindow(edd, weeks.min, weeks.max) : null;
+
+  const now = useNow(15_000);
+  const held = liveHold(document, clinicZone, now);
+  const own = held?.counselorId ? { start: held.start, counselorId: held.counselorId, date: held.date } : null;
+
+  const [firstRead, setFirstRead] = useState<FirstRead>({ status: 'loading' });
+  const [month, setMonth] = useState<string | null>(() => (own ? clampMonth(monthOf(own.date), range) : null));
+  const [taken, setTaken] = useState<TakenNotice | null>(null);
+  const [holding, setHolding] = useState(false);
+  const [holdError, setHoldError] = useState<string | null>(null);
+  const holdButton = useRef<HTMLButtonElement>(null);
+  const timesRef = useRef<HTMLFieldSetElement>(null);
+  const calendarRef = useRef<HTMLDivElement>(null);
+
+  const storedLocale = document.locale;
+  const form = useForm<ChoiceValues>({
+    defaultValues: {
+      date: own?.date ?? '',
+      time: own ? String(instantOf(own.start)) : '',
+      counselorId: own?.counselorId ?? ANY_COUNSELOR,
+      emailLocale: isLocale(storedLocale) ? storedLocale : locale,
+    },
+    shouldFocusError: false,
+  });
+  const { register, setValue, getValues, handleSubmit, formState, clearErrors, control } = form;
+  const [date, time, counselorId] = useWatch({ control, name: ['date', 'time', 'counselorId'] });
+
+  // The first look-up: which month to open, and whether anything is free at all.
+  const { from, to } = readRange(today, horizonDays);
+  useEffect(() => {
+    if (clinicId === '' || serviceId === '') return;
+    let current = true;
+    callFunction('vacancies-read', { clinicId, serviceId, from, to }).then(
+      (reply) => {
+        if (!current) return;
+        const { timezone, slots } = parseVacancies(reply);
+        const placed = placeSlots(slots, timezone ?? clinicZone);
+        setFirstRead({ status: 'done', firstDay: placed[0]?.date ?? null });
+      },
+      () => {
+        if (current) setFirstRead({ status: 'failed' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [clinicId, serviceId, from, to, clinicZone]);
+
+  const firstDay = firstRead.status === 'done' ? firstRead.firstDay : null;
+  const shownMonth = month ?? (firstRead.status === 'loading' ? null : clampMonth(firstDay ? monthOf(firstDay) : range.first, range));
+  const dateMonth = date === '' ? null : monthOf(date);
+  const shownPath = shownMonth === null || clinicId === '' ? null : vacanciesPath(clinicId, serviceId, monthKey(shownMonth));
+  const datePath = dateMonth === null || clinicId === '' ? null : vacanciesPath(clinicId, serviceId, monthKey(dateMonth));
+  const shown = useMonthDocument(shownPath);
+  const chosen = useMonthDocument(datePath);
+
+  const timeZone = zoneOf(shown.document ?? chosen.document, clinicZone);
+  const shownSlots = monthSlots(shown.document, shownMonth, own, zoneOf(shown.document, clinicZone), window);
+  const chosenSlots = monthSlots(chosen.document, dateMonth, own, zoneOf(chosen.document, clinicZone), window);
+  const shownByDay = slotsByDay(shownSlots ?? []);
+  const dayTimes = date === '' || chosenSlots === null ? null : chosenSlots.filter((slot) => slot.date === date);
+  const chosenSlot = time === '' || chosenSlots === null ? undefined : findSlot(chosenSlots, Number(time));
+
+  // Live: when a push leaves the chosen time (or counselor) no longer free, say so at once and
+  // offer the nearest free times. Checked on every change of the month documents.
+  const latest = useRef({ own, window, clinicZone, holding, datePath, dateMonth });
+  useEffect(() => {
+    latest.current = { own, window, clinicZone, holding, datePath, dateMonth };
+  });
+  useEffect(() => {
+    const check = (state: LiveMonthsState) => {
+      const current = latest.current;
+      const values = getValues();
+      if (current.holding || current.datePath === null || values.time === '') return;
+      const doc = state.months[current.datePath];
+      const zone = zoneOf(doc, current.clinicZone);
+      const slots = monthSlots(doc, current.dateMonth, current.own, zone, current.window);
+      if (slots === null) return;
+      const at = Number(values.time);
+      if (isOffered(slots, at, values.counselorId)) return;
+      const when = zonedMoment(new Date(at).toISOString(), zone) ?? { date: values.date, time: '' };
+      if (findSlot(slots, at)) {
+        setTaken({ reason: 'counselor', ...when, alternatives: [] });
+        setValue('counselorId', ANY_COUNSELOR);
+        return;
+      }
+      setTaken({ reason: 'taken', ...when, alternatives: nearestSlots(slots, at) });
+      setValue('time', '');
+      setValue('counselorId', ANY_COUNSELOR);
+    };
+    return liveMonths.store.subscribe(check);
+  }, [getValues, setValue]);
+
+  const pickDay = (day: string) => {
+    if (day !== date) {
+      setValue('date', day);
+      setValue('time', '');
+      setValue('counselorId', ANY_COUNSELOR);
+    }
+    clearErrors('date');
+    setHoldError(null);
+  };
+
+  const pickAlternative = (slot: PlacedSlot) => {
+    setMonth(monthOf(slot.date));
+    setValue('date', slot.date);
+    setValue('time', String(slot.at));
+    setValue('counselorId', ANY_COUNSELOR);
+    clearErrors();
+    setTaken(null);
+    holdButton.current?.focus();
+  };
+
+  const onValid = async (values: ChoiceValues) => {
+    const slot = chosenSlots === null ? undefined : findSlot(chosenSlots, Number(values.time));
+    if (!slot) return; // the live check has said why
+    setHoldError(null);
+    setTaken(null);
+    setHolding(true);
+    try {
+      if (values.emailLocale !== storedLocale) await outbox.send(appointmentPath, { locale: values.emailLocale });
+      await callFunction('appointment-hold', { appointmentId, start: slot.start, counselorId: values.counselorId });
+      void navigate(REVIEW_ROUTE);
+    } catch (error) {
+      setHolding(false);
+      const details: unknown = error instanceof FunctionsError ? error.details : undefined;
+      if (error instanceof FunctionsError && error.code === 'aborted' && isRecord(details) && Array.isArray(details.alternatives)) {
+        const alternatives = insideWindow(placeSlots(parseVacancies({ slots: details.alternatives }).slots, timeZone), window);
+        setTaken({ reason: 'taken', date: slot.date, time: slot.time, alternatives });
+        setValue('time', '');
+        setValue('counselorId', ANY_COUNSELOR);
+      } else if (error instanceof FunctionsError && error.code === 'aborted') {
+        setHoldError(t('booking:hold.notDraft'));
+      } else {
+        setHoldError(t(errorMessageKey(error)));
+      }
+    }
+  };
+
+  const onInvalid = () => {
+    if (formState.errors.date || date === '') {
+      calendarRef.current?.querySelector<HTMLButtonElement>('button[tabindex="0"]')?.focus();
+    } else {
+      timesRef.current?.querySelector<HTMLInputElement>('input')?.focus();
+    }
+  };
+
+  const loadingMonth = shownMonth === null || (shownSlots === null && shown.error === undefined);
+  const noneThisMonth = !loadingMonth && shownSlots !== null && shownSlots.length === 0;
+  const noneAtAll = firstRead.status === 'done' && firstDay === null;
+  const zoneName = timeZoneName(timeZone, locale);
+  const dateError = formState.errors.date ? t('booking:choose.dateRequired') : null;
+  const timeError = formState.errors.time ? t('booking:choose.timeRequired') : null;
+
+  return (
+    <>
+      <StepProgress current={APPOINTMENT_ROUTE} scope={scope} locale={locale} />
+      {held && (
+        <p className="notice booking-held" role="status">
+          {t('booking:choose.currentHold', { date: formatDay(held.date, locale), time: held.time })}{' '}
+          <Link to={REVIEW_ROUTE}>{t('booking:choose.toReview')}</Link>
+        </p>
+      )}
+      <p className="hint booking-zone">{t('booking:choose.timeZoneNote', { zone: zoneName })}</p>
+      {window && (
+        <p className="hint booking-window">
+          {t('booking:choose.windowNote', {
+            first: formatDate(window.first, locale),
+            last: formatDate(window.last, locale),
+            min: window.minWeeks,
+            max: window.maxWeeks,
+          })}
+        </p>
+      )}
+      {taken && <BookingTakenAlert notice={taken} locale={locale} onPick={pickAlternative} />}
+      <form
+        className="booking-form"
+        noValidate
+        onSubmit={(event) => {
+          void handleSubmit(onValid, onInvalid)(event);
+        }}
+      >
+        <input type="hidden" {...register('date', { required: true })} />
+        <section className="booking-step" aria-labelledby="booking-date-heading">
+          <h2 id="booking-date-heading" className="booking-sr-only">
+            {t('booking:choose.dateHeading')}
+          </h2>
+          <div ref={calendarRef}>
+            <BookingCalendar
+              month={shownMonth ?? range.first}
+              range={range}
+              onMonthChange={(next) => {
+                setMonth(next);
+              }}
+              today={today}
+              byDay={shownByDay}
+              window={window}
+              selected={date}
+              onSelect={pickDay}
+              loading={loadingMonth}
+              locale={locale}
+            />
+          </div>
+          {shown.error !== undefined && (
+            <p role="alert" className="error-text">
+              {t(`errors:${shown.error}`)}
+            </p>
+          )}
+          {noneAtAll ? (
+            <p role="status" className="notice booking-none">
+              {t('booking:calendar.noneAtAll')} <Link to="/contact">{t('booking:contactUs')}</Link>
+            </p>
+          ) : (
+            noneThisMonth && (
+              <p role="status" className="notice booking-none">
+                {t('booking:calendar.noneThisMonth')}
+              </p>
+            )
+          )}
+          {firstRead.status === 'failed' && (
+            <p role="alert" className="error-text">
+              {t('booking:calendar.readFailed')}
+            </p>
+          )}
+          {dateError !== null && (
+            <p role="alert" className="error-text">
+              {dateError}
+            </p>
+          )}
+        </section>
+
+        {date !== '' && (
+          <fieldset ref={timesRef} className="field choice-group booking-times" aria-describedby={timeError ? 'booking-time-error' : undefined}>
+            <legend>{t('booking:choose.timeLegend', { date: formatDay(date, locale) })}</legend>
+            {dayTimes === null ? (
+              <Loading />
+            ) : dayTimes.length === 0 ? (
+              <p className="hint">{t('booking:choose.noTimesThatDay')}</p>
+            ) : (
+              <div className="choices booking-time-choices">
+                {dayTimes.map((slot) => {
+                  const id = `booking-time-${String(slot.at)}`;
+                  return (
+                    <label key={slot.at} className="choice" htmlFor={id}>
+                      <input
+                        id={id}
+                        type="radio"
+                        value={String(slot.at)}
+                        {...register('time', {
+                          required: true,
+                          onChange: () => {
+                            setTaken(null);
+                            setHoldError(null);
+                            const next = findSlot(dayTimes, slot.at);
+                            if (next && counselorId !== ANY_COUNSELOR && !next.counselorIds.includes(counselorId)) {
+                              setValue('counselorId', ANY_COUNSELOR);
+                            }
+                          },
+                        })}
+                      />
+                      <span>{slot.time}</span>
+                    </label>
+                  );
+                })}
+              </div>
+            )}
+            {timeError !== null && (
+              <p id="booking-time-error" role="alert" className="error-text">
+                {timeError}
+              </p>
+            )}
+          </fieldset>
+        )}
+
+        {chosenSlot && (
+          <fieldset className="field choice-group booking-counselors">
+            <legend>{t('booking:choose.counselorLegend')}</legend>
+            <div className="choices">
+              {[ANY_COUNSELOR, ...chosenSlot.counselorIds].map((id) => {
+                const inputId = `booking-counselor-${id}`;
+                return (
+                  <label key={id} className="choice" htmlFor={inputId}>
+                    <input id={inputId} type="radio" value={id} {...register('counselorId')} />
+                    <span>{id === ANY_COUNSELOR ? t('booking:counselor.any') : nameOf(id)}</span>
+                  </label>
+                );
+              })}
+            </div>
+          </fieldset>
+        )}
+
+        <fieldset className="field choice-group booking-email-language" aria-describedby="booking-email-language-hint">
+          <legend>{t('booking:choose.emailLanguageLegend')}</legend>
+          <div className="choices">
+            {locales.map((code) => (
+              <label key={code} className="choice" htmlFor={`booking-email-${code}`}>
+                <input id={`booking-email-${code}`} type="radio" value={code} lang={code} {...register('emailLocale')} />
+                <span lang={code}>{t(`common:language.${code}`)}</span>
+              </label>
+            ))}
+          </div>
+          <p id="booking-email-language-hint" className="hint">
+            {t('booking:choose.emailLanguageHint')}
+          </p>
+        </fieldset>
+
+        {holdError !== null && (
+          <p role="alert" className="error-text">
+            {holdError}
+          </p>
+        )}
+        <div className="actions">
+          <button ref={holdButton} type="submit" className="primary" disabled={holding} aria-describedby="booking-hold-hint">
+            {t('booking:choose.hold')}
+          </button>
+          {holding && (
+            <span role="status" className="hint">
+              <span className="spinner" aria-hidden="true" /> {t('booking:choose.holding')}
+            </span>
+          )}
+        </div>
+        <p id="booking-hold-hint" className="hint">
+          {t('booking:choose.holdHint')}
+        </p>
+      </form>
+    </>
   );
 }

@@ -1,0 +1,209 @@
+/**
+ * The booking calendar: one month as 6 week rows of 7 days (Sunday first), days of the
+ * clinic's time zone. A day with free times is a button named by its full date ("Wednesday,
+ * March 5, 2025"); other days are `aria-disabled` and say why ("..., no available times" or
+ * "..., outside the period for this service"). Arrow keys move by day and week (into the
+ * next or previous month within the range), PageUp/PageDown by month, Home/End to the
+ * week's ends; a swipe (at most 300 ms, at least 60 px sideways, at most 80 px up or down)
+ * changes the month.
+ */
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import '../booking/booking.css';
+import { addMonths, dayStatus, monthGrid, monthOf, type DayStatus, type PregnancyWindow } from '../booking/calendar';
+import { fullDay, monthTitle, weekdayNames } from '../booking/format';
+import type { PlacedSlot } from '../booking/slots';
+import { swipeDirection, type TouchPoint } from '../booking/swipe';
+import { addDays, weekday } from '../intake/dates';
+import type { Locale } from '../i18n/locale';
+
+export interface BookingCalendarProps {
+  /** First day of the month shown. */
+  month: string;
+  range: { first: string; last: string };
+  onMonthChange: (month: string) => void;
+  today: string;
+  byDay: ReadonlyMap<string, readonly PlacedSlot[]>;
+  window: PregnancyWindow | null;
+  selected: string;
+  onSelect: (day: string) => void;
+  /** The month's free times are still being looked up. */
+  loading: boolean;
+  locale: Locale;
+}
+
+export function BookingCalendar(props: BookingCalendarProps) {
+  const { month, range, onMonthChange, today, byDay, window, selected, onSelect, loading, locale } = props;
+  const { t } = useTranslation('booking');
+  const headingId = useId();
+  const gridRef = useRef<HTMLTableElement>(null);
+  const touch = useRef<TouchPoint | null>(null);
+  const [focused, setFocused] = useState<string | null>(null);
+  const moved = useRef(false);
+  const grid = monthGrid(month);
+  const status = (day: string): DayStatus => dayStatus(day, month, { today, byDay, window });
+  const days = grid.flat().filter((day) => monthOf(day) === month);
+
+  // The day that takes Tab: the one moved to, else the selected one, else the first free one.
+  const tabStop =
+    focused !== null && monthOf(focused) === month
+      ? focused
+      : monthOf(selected) === month && selected !== ''
+        ? selected
+        : (days.find((day) => status(day) === 'available') ?? (monthOf(today) === month ? today : month));
+
+  // After a key moved the focus (maybe into another month, once its times are in): focus that day.
+  useEffect(() => {
+    if (!moved.current || focused === null) return;
+    const button = gridRef.current?.querySelector<HTMLButtonElement>(`[data-day="${focused}"]`);
+    if (!button) return;
+    moved.current = false;
+    button.focus();
+  }, [focused, month, loading]);
+
+  const canShow = (target: string) => target >= range.first && target <= range.last;
+
+  const goToMonth = (delta: number) => {
+    const target = addMonths(month, delta);
+    if (canShow(target)) onMonthChange(target);
+  };
+
+  const moveTo = (day: string) => {
+    const target = monthOf(day);
+    if (!canShow(target)) return;
+    moved.current = true;
+    setFocused(day);
+    if (target !== month) onMonthChange(target);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
+    const from = focused !== null && monthOf(focused) === month ? focused : tabStop;
+    const steps: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
+    const step = steps[event.key];
+    let target: string | null = null;
+    if (step !== undefined) target = addDays(from, step);
+    else if (event.key === 'Home') target = addDays(from, -weekday(from));
+    else if (event.key === 'End') target = addDays(from, 6 - weekday(from));
+    else if (event.key === 'PageUp' || event.key === 'PageDown') {
+      const delta = event.key === 'PageUp' ? -1 : 1;
+      const targetMonth = addMonths(month, delta);
+      const day = Math.min(Number(from.slice(8)), 28);
+      target = `${targetMonth.slice(0, 8)}${String(day).padStart(2, '0')}`;
+    }
+    if (target === null) return;
+    event.preventDefault();
+    moveTo(target);
+  };
+
+  const onTouchStart = (event: TouchEvent) => {
+    const point = event.touches[0];
+    touch.current = point ? { x: point.clientX, y: point.clientY, t: event.timeStamp } : null;
+  };
+  const onTouchEnd = (event: TouchEvent) => {
+    const start = touch.current;
+    const point = event.changedTouches[0];
+    touch.current = null;
+    if (!start || !point) return;
+    const direction = swipeDirection(start, { x: point.clientX, y: point.clientY, t: event.timeStamp });
+    if (direction === 'next') goToMonth(1);
+    else if (direction === 'previous') goToMonth(-1);
+  };
+
+  const names = weekdayNames(locale);
+  const suffix: Partial<Record<DayStatus, string>> = {
+    unavailable: t('calendar.noTimes'),
+    outsideWindow: t('calendar.outsideWindow'),
+  };
+
+  return (
+    <div className="booking-calendar" onTouchStart={onTouchStart} onTouchEnd={onTouchEnd}>
+      <div className="booking-calendar-header">
+        <button
+          type="button"
+          className="secondary"
+          aria-label={t('calendar.previousMonth')}
+          disabled={!canShow(addMonths(month, -1))}
+          onClick={() => {
+            goToMonth(-1);
+          }}
+        >
+          <span aria-hidden="true">‹</span>
+        </button>
+        <h2 id={headingId} aria-live="polite">
+          {monthTitle(month, locale)}
+        </h2>
+        <button
+          type="button"
+          className="secondary"
+          aria-label={t('calendar.nextMonth')}
+          disabled={!canShow(addMonths(month, 1))}
+          onClick={() => {
+            goToMonth(1);
+          }}
+        >
+          <span aria-hidden="true">›</span>
+        </button>
+      </div>
+      {loading ? (
+        <p role="status" className="loading booking-calendar-loading">
+          <span className="spinner" aria-hidden="true" /> {t('calendar.loading')}
+        </p>
+      ) : (
+        <table ref={gridRef} key={month} className="booking-calendar-grid" role="grid" aria-labelledby={headingId} onKeyDown={onKeyDown}>
+          <thead>
+            <tr>
+              {names.map((name) => (
+                <th key={name} scope="col" abbr={name}>
+                  {name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {grid.map((week) => (
+              <tr key={week[0]}>
+                {week.map((day) => {
+                  const dayState = status(day);
+                  const number = Number(day.slice(8));
+                  if (dayState === 'outside') {
+                    return (
+                      <td key={day} role="gridcell" className="outside">
+                        <span className="day outside" aria-hidden="true">
+                          {number}
+                        </span>
+                      </td>
+                    );
+                  }
+                  const available = dayState === 'available';
+                  const extra = suffix[dayState];
+                  return (
+                    <td key={day} role="gridcell" aria-selected={day === selected}>
+                      <button
+                        type="button"
+                        data-day={day}
+                        data-status={dayState}
+                        className={`day ${dayState}${day === selected ? ' selected' : ''}`}
+                        tabIndex={day === tabStop ? 0 : -1}
+                        aria-disabled={available ? undefined : true}
+                        aria-current={day === today ? 'date' : undefined}
+                        aria-label={extra === undefined ? fullDay(day, locale) : `${fullDay(day, locale)}${t('calendar.separator')}${extra}`}
+                        onFocus={() => {
+                          if (focused !== day) setFocused(day);
+                        }}
+                        onClick={() => {
+                          if (available) onSelect(day);
+                        }}
+                      >
+                        {number}
+                      </button>
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

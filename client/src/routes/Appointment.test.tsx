@@ -1,0 +1,297 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { completeIntake, pushMonth, resetMonths, seedBooking, simulateBrowserZone, slot } from '../booking/testing';
+import { fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
+import { fakeSaves } from '../test/intake';
+import { alice, renderApp } from '../test/renderApp';
+
+let view: ReturnType<typeof renderApp> | undefined;
+let server: FakeServer;
+
+/** The month's free times as the server has them (the first look-up). */
+const march = [slot('2025-03-05T10:00'), slot('2025-03-05T11:00', ['c-sato']), slot('2025-03-06T09:00'), slot('2025-03-20T14:00')];
+
+beforeEach(() => {
+  // Monday 3 March 2025, 09:00 in Tokyo. Only Date is faked: the screens' own timers run.
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date('2025-03-03T00:00:00Z'));
+  resetMonths();
+  server = fakeServer({ '/functions/vacancies-read': () => reply({ timezone: 'Asia/Tokyo', slots: march }) });
+});
+
+afterEach(() => {
+  view?.unmount();
+  view = undefined;
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+async function openCalendar(options: Parameters<typeof seedBooking>[0] = {}, locale: 'en' | 'ja' = 'en') {
+  view = renderApp('/b/appointment', { user: alice, locale });
+  seedBooking({ category: 'cancer', intake: completeIntake, fields: { patientRole: 90 }, locale, ...options });
+  await screen.findByRole('heading', { level: 1, name: locale === 'en' ? 'Choose a date and time' : '日時の選択' });
+}
+
+const day = (name: string) => screen.getByRole('button', { name });
+
+describe('/b/appointment: the calendar', () => {
+  it('looks for free times, then shows the month as 6 weeks of 7 days, free days in the clinic zone', async () => {
+    await openCalendar();
+    expect(await screen.findByText('Looking for available times…')).toBeTruthy();
+    await pushMonth('2025-03', march);
+    const grid = await screen.findByRole('grid', { name: 'March 2025' });
+    const rows = within(grid).getAllByRole('row');
+    expect(rows).toHaveLength(7); // the weekday names, then 6 weeks
+    for (const row of rows.slice(1)) expect(within(row).getAllByRole('gridcell')).toHaveLength(7);
+    expect(within(grid).getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+      'Sun',
+      'Mon',
+      'Tue',
+      'Wed',
+      'Thu',
+      'Fri',
+      'Sat',
+    ]);
+    expect(day('Wednesday, March 5, 2025').getAttribute('aria-disabled')).toBeNull();
+    expect(day('Thursday, March 20, 2025').getAttribute('aria-disabled')).toBeNull();
+    expect(day('Tuesday, March 4, 2025, no available times').getAttribute('aria-disabled')).toBe('true');
+    expect(day('Monday, March 3, 2025, no available times').getAttribute('aria-current')).toBe('date');
+    expect(screen.getByText("Dates and times are in the clinic's time zone: Japan Standard Time.")).toBeTruthy();
+    expect(screen.queryByText('Looking for available times…')).toBeNull();
+    expect(server.calls('vacancies-read')).toEqual([
+      { clinicId: 'demo-clinic', serviceId: 'cancer-svc', from: '2025-03-03', to: '2025-05-02' },
+    ]);
+  });
+
+  it('a disabled day cannot be chosen', async () => {
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+    await user.click(day('Tuesday, March 4, 2025, no available times'));
+    expect(screen.queryByRole('group', { name: /^Time on/ })).toBeNull();
+  });
+
+  it("puts a time on the clinic's day even when the browser lives in another zone", async () => {
+    simulateBrowserZone('America/Los_Angeles', -8);
+    const user = userEvent.setup();
+    await openCalendar();
+    // 00:30 on 6 March in Tokyo is 07:30 on 5 March in Los Angeles.
+    await pushMonth('2025-03', [slot('2025-03-06T00:30')]);
+    expect(day('Wednesday, March 5, 2025, no available times').getAttribute('aria-disabled')).toBe('true');
+    await user.click(day('Thursday, March 6, 2025'));
+    const times = screen.getByRole('group', { name: 'Time on March 6, 2025' });
+    expect(within(times).getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(['00:30']);
+  });
+
+  it('moves between months within the horizon (buttons and swipes), following each month', async () => {
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+    expect(screen.getByRole('button', { name: 'Previous month' })).toHaveProperty('disabled', true);
+    await user.click(screen.getByRole('button', { name: 'Next month' }));
+    expect(screen.getByRole('heading', { level: 2, name: 'April 2025' })).toBeTruthy();
+    expect(screen.getByText('Looking for available times…')).toBeTruthy();
+    await pushMonth('2025-04', [slot('2025-04-02T10:00')]);
+    expect(day('Wednesday, April 2, 2025').getAttribute('aria-disabled')).toBeNull();
+    // A swipe to the left: the next month (May, the horizon's last).
+    const calendar = screen.getByRole('grid', { name: 'April 2025' }).closest('.booking-calendar') ?? document.body;
+    fireEvent.touchStart(calendar, { touches: [{ clientX: 250, clientY: 100 }] });
+    fireEvent.touchEnd(calendar, { changedTouches: [{ clientX: 150, clientY: 110 }] });
+    expect(screen.getByRole('heading', { level: 2, name: 'May 2025' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Next month' })).toHaveProperty('disabled', true);
+    await pushMonth('2025-05', []);
+    expect(await screen.findByText('There are no available times this month. Please try another month.')).toBeTruthy();
+  });
+
+  it('moves by keyboard: arrows by day and week, PageDown to the next month', async () => {
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+    // The first free day takes Tab.
+    const first = day('Wednesday, March 5, 2025');
+    expect(first.tabIndex).toBe(0);
+    first.focus();
+    await user.keyboard('{ArrowRight}');
+    expect(document.activeElement).toBe(day('Thursday, March 6, 2025'));
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(day('Thursday, March 13, 2025, no available times'));
+    await user.keyboard('{Enter}'); // a day without times is not chosen
+    expect(screen.queryByRole('group', { name: /^Time on/ })).toBeNull();
+    await user.keyboard('{PageDown}');
+    expect(screen.getByRole('heading', { level: 2, name: 'April 2025' })).toBeTruthy();
+    await pushMonth('2025-04', [slot('2025-04-13T10:00')]);
+    expect(document.activeElement).toBe(day('Sunday, April 13, 2025'));
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('group', { name: 'Time on April 13, 2025' })).toBeTruthy();
+  });
+
+  it('says when nothing is free at all', async () => {
+    server.on('/functions/vacancies-read', () => reply({ timezone: 'Asia/Tokyo', slots: [] }));
+    await openCalendar();
+    await pushMonth('2025-03', []);
+    const notice = await screen.findByText(/No times are available at the moment/);
+    expect(notice.getAttribute('role')).toBe('status');
+    expect(within(notice).getByRole('link', { name: 'Contact us' }).getAttribute('href')).toBe('/contact');
+  });
+
+  it('offers only days inside the pregnancy window for a prenatal service, and says why', async () => {
+    // Due 19 July 2025: weeks 10 to 22 run from 21 December 2024 to 15 March 2025.
+    await openCalendar({
+      category: 'prenatal',
+      intake: { currentPregnancy: { isPregnant: 1, edd: '2025-07-19' } },
+      service: { gestationWeeks: { min: 10, max: 22 } },
+    });
+    await pushMonth('2025-03', march, 'prenatal-svc');
+    expect(day('Wednesday, March 5, 2025').getAttribute('aria-disabled')).toBeNull();
+    expect(day('Thursday, March 20, 2025, outside the period for this service').getAttribute('aria-disabled')).toBe('true');
+    expect(
+      screen.getByText(
+        'For this service, appointments can be made from December 21, 2024 to March 15, 2025 (weeks 10 to 22 of pregnancy, from your due date). Other days cannot be chosen.',
+      ),
+    ).toBeTruthy();
+  });
+});
+
+describe('/b/appointment: choosing and holding a time', () => {
+  it('date, time, counselor and e-mail language, then "Hold this time" holds it and goes to the review', async () => {
+    const send = fakeSaves();
+    server.on('/functions/appointment-hold', () => reply({ holdExpiresAt: '2025-03-03T00:10:00.000Z' }));
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+
+    await user.click(day('Wednesday, March 5, 2025'));
+    expect(day('Wednesday, March 5, 2025').closest('td')?.getAttribute('aria-selected')).toBe('true');
+    const times = screen.getByRole('group', { name: 'Time on March 5, 2025' });
+    expect(within(times).getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(['10:00', '11:00']);
+    await user.click(within(times).getByRole('radio', { name: '10:00' }));
+
+    const counselors = screen.getByRole('group', { name: 'Counselor' });
+    expect(within(counselors).getByRole('radio', { name: 'Any counselor' })).toHaveProperty('checked', true);
+    await user.click(within(counselors).getByRole('radio', { name: 'Counselor c-tanaka' }));
+
+    const language = screen.getByRole('group', { name: 'Language of your e-mails' });
+    expect(within(language).getByRole('radio', { name: 'English' })).toHaveProperty('checked', true);
+    await user.click(within(language).getByRole('radio', { name: '日本語' }));
+
+    await user.click(screen.getByRole('button', { name: 'Hold this time' }));
+    await screen.findByRole('heading', { level: 1, name: 'Review and submit' }, { timeout: 5000 });
+    expect(send).toHaveBeenCalledWith('appointments/a1', { locale: 'ja' });
+    expect(server.calls('appointment-hold')).toEqual([
+      { appointmentId: 'a1', start: '2025-03-05T10:00:00+09:00', counselorId: 'c-tanaka' },
+    ]);
+  });
+
+  it('asks for a date, then a time, before holding', async () => {
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+    await user.click(screen.getByRole('button', { name: 'Hold this time' }));
+    expect((await screen.findByText('Please choose a date.')).getAttribute('role')).toBe('alert');
+    await user.click(day('Wednesday, March 5, 2025'));
+    await user.click(screen.getByRole('button', { name: 'Hold this time' }));
+    expect((await screen.findByText('Please choose a time.')).getAttribute('role')).toBe('alert');
+    expect(server.calls('appointment-hold')).toEqual([]);
+  });
+
+  it('tells at once when someone takes the chosen time, and offers the nearest free ones', async () => {
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+    await user.click(day('Wednesday, March 5, 2025'));
+    await user.click(screen.getByRole('radio', { name: '10:00' }));
+
+    // Someone else holds 10:00: the month document no longer lists it.
+    await pushMonth('2025-03', march.slice(1));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Sorry, March 5, 2025 at 10:00 has just been taken. Please choose another time.')).toBeTruthy();
+    expect(within(alert).getAllByRole('button').map((button) => button.textContent)).toEqual([
+      'March 5, 2025, 11:00',
+      'March 6, 2025, 09:00',
+      'March 20, 2025, 14:00',
+    ]);
+    expect(screen.queryByRole('radio', { name: '10:00' })).toBeNull();
+
+    await user.click(within(alert).getByRole('button', { name: 'March 6, 2025, 09:00' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('group', { name: 'Time on March 6, 2025' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: '09:00' })).toHaveProperty('checked', true);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Hold this time' }));
+  });
+
+  it('keeps the time with "any counselor" when only the chosen counselor is gone', async () => {
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+    await user.click(day('Wednesday, March 5, 2025'));
+    await user.click(screen.getByRole('radio', { name: '10:00' }));
+    await user.click(screen.getByRole('radio', { name: 'Counselor c-tanaka' }));
+    await pushMonth('2025-03', [slot('2025-03-05T10:00', ['c-sato']), ...march.slice(1)]);
+    expect(await screen.findByRole('alert')).toHaveProperty(
+      'textContent',
+      'The counselor you chose is no longer free on March 5, 2025 at 10:00. "Any counselor" is now selected; you can keep the time or choose another one.',
+    );
+    expect(screen.getByRole('radio', { name: '10:00' })).toHaveProperty('checked', true);
+    expect(screen.getByRole('radio', { name: 'Any counselor' })).toHaveProperty('checked', true);
+  });
+
+  it('shows the alternatives of a refused hold (ABORTED)', async () => {
+    fakeSaves();
+    server.on('/functions/appointment-hold', () =>
+      refuse('ABORTED', 409, 'This time has just been taken. Please choose another.', {
+        alternatives: [slot('2025-03-05T11:00', ['c-sato']), slot('2025-03-04T15:00', ['c-brown'])],
+      }),
+    );
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+    await user.click(day('Wednesday, March 5, 2025'));
+    await user.click(screen.getByRole('radio', { name: '10:00' }));
+    await user.click(screen.getByRole('button', { name: 'Hold this time' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Sorry, March 5, 2025 at 10:00 has just been taken. Please choose another time.')).toBeTruthy();
+    expect(within(alert).getAllByRole('button').map((button) => button.textContent)).toEqual([
+      'March 4, 2025, 15:00',
+      'March 5, 2025, 11:00',
+    ]);
+    expect(view?.router.state.location.pathname).toBe('/b/appointment');
+    await user.click(within(alert).getByRole('button', { name: 'March 5, 2025, 11:00' }));
+    expect(screen.getByRole('radio', { name: '11:00' })).toHaveProperty('checked', true);
+  });
+
+  it('shows a held time chosen already, with a way on to the review', async () => {
+    await openCalendar({
+      fields: { patientRole: 90, date: '2025-03-05', time: '11:00', timezone: 'Asia/Tokyo', counselorId: 'c-brown', holdExpiresAt: '2025-03-03T00:08:00.000Z' },
+    });
+    // The shared month leaves out the person's own held time; the screen puts it back.
+    await pushMonth('2025-03', march);
+    expect(screen.getByText(/You are holding March 5, 2025 at 11:00\./)).toBeTruthy();
+    await waitFor(() => {
+      expect(screen.getByRole('radio', { name: '11:00' })).toHaveProperty('checked', true);
+    });
+    expect(screen.getByRole('radio', { name: 'Counselor c-brown' })).toHaveProperty('checked', true);
+    expect(screen.getByRole('link', { name: 'Continue to the review' }).getAttribute('href')).toBe('/b/review');
+  });
+
+  it('speaks Japanese', async () => {
+    const user = userEvent.setup();
+    await openCalendar({}, 'ja');
+    await pushMonth('2025-03', march);
+    expect(screen.getByRole('grid', { name: '2025年3月' })).toBeTruthy();
+    expect(screen.getByText('日時はクリニックのタイムゾーン（日本標準時）で表示しています。')).toBeTruthy();
+    expect(day('2025年3月4日火曜日、空きなし').getAttribute('aria-disabled')).toBe('true');
+    await user.click(day('2025年3月5日水曜日'));
+    const times = screen.getByRole('group', { name: '2025/03/05の時間' });
+    await user.click(within(times).getByRole('radio', { name: '10:00' }));
+    expect(screen.getByRole('radio', { name: '指定なし' })).toHaveProperty('checked', true);
+    expect(screen.getByRole('radio', { name: 'カウンセラー c-sato' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'メールの言語' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: '日本語' })).toHaveProperty('checked', true);
+    expect(screen.getByRole('button', { name: 'この日時を仮押さえする' })).toBeTruthy();
+    await pushMonth('2025-03', march.slice(1));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      '申し訳ありません。2025/03/05 10:00 はたった今ほかの方の予約で埋まりました。別の時間を選んでください。',
+    );
+  });
+});
