@@ -1,20 +1,26 @@
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { retryRoute } from '../booking/payment';
+import { BookingSubmit } from '../components/BookingSubmit';
 import { Loading } from '../components/Loading';
+import { PaymentFailedDialog } from '../components/PaymentFailedDialog';
 import { ReviewAnswers } from '../components/ReviewAnswers';
 import { SaveStatusLine } from '../components/SaveStatusLine';
 import { Screen } from '../components/ScreenPlaceholder';
 import { StepProgress } from '../components/StepProgress';
 import { useIntake } from '../components/useIntake';
-import { applicableSteps, APPOINTMENT_ROUTE, definitionMessage, missingAnswers, REVIEW_ROUTE } from '../intake';
+import { applicableSteps, definitionMessage, missingAnswers, REVIEW_ROUTE } from '../intake';
 import { errorMessageKey, FunctionsError, outbox } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';
 
 /**
  * /b/review: every applicable answer grouped by step with an "Edit" link, what is missing
- * (with links to those steps), the terms of service (`agreedToTerms`), and the way on.
+ * (with links to those steps), the terms of service (`agreedToTerms`), and the way on: with a
+ * live hold, the chosen time and "Confirm booking" (components/BookingSubmit); without one,
+ * on to the calendar. `?payment=cancelled` (back from the payment page) shows the payment
+ * failure dialog with "Try again".
  */
 export default function Review() {
   const { t } = useTranslation(['routes', 'intake', 'errors']);
@@ -32,6 +38,9 @@ export default function Review() {
   const [pending, setPending] = useState<{ value: boolean; until: number | null } | null>(null);
   const [attempted, setAttempted] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const [termsRefused, setTermsRefused] = useState(false);
+  const [search, setSearch] = useSearchParams();
+  const paymentCancelled = search.get('payment') === 'cancelled';
   const stored = intake.status === 'ready' && intake.document.agreedToTerms === true;
   const version = intake.status === 'ready' ? intake.version : 0;
 
@@ -57,7 +66,7 @@ export default function Review() {
   const agreed = pending !== null && (pending.until === null || version < pending.until) ? pending.value : stored;
   const ready = incomplete.length === 0 && agreed;
   const display = { locale, category: intake.category, listSeparator: t('intake:listSeparator') };
-  const showTermsMessage = attempted && !agreed;
+  const showTermsMessage = (attempted && !agreed) || termsRefused;
 
   return (
     <Screen title={title} lead={lead}>
@@ -95,6 +104,7 @@ export default function Review() {
                 const mine = { value: checked, until: null };
                 setPending(mine);
                 setSaveError(null);
+                setTermsRefused(false);
                 outbox.send(intake.appointmentPath, { agreedToTerms: checked }).then(
                   (result) => {
                     setPending((current) => (current === mine ? { value: checked, until: result.version } : current));
@@ -120,23 +130,42 @@ export default function Review() {
           )}
         </div>
       </div>
-      <div className="actions">
-        <button
-          type="button"
-          className="primary"
-          aria-disabled={!ready}
-          onClick={() => {
-            setAttempted(true);
-            if (incomplete.length > 0) missingRef.current?.focus();
-            else if (!agreed) termsRef.current?.focus();
-            else void navigate(APPOINTMENT_ROUTE);
-          }}
-        >
-          {t('intake:review.continue')}
-        </button>
-      </div>
+      <BookingSubmit
+        appointmentId={intake.appointmentId}
+        document={intake.document}
+        timeZone={intake.timeZone}
+        locale={locale}
+        ready={ready}
+        explain={() => {
+          setAttempted(true);
+          if (incomplete.length > 0) missingRef.current?.focus();
+          else termsRef.current?.focus();
+        }}
+        onTermsRefused={() => {
+          setTermsRefused(true);
+          termsRef.current?.focus();
+        }}
+      />
       <SaveStatusLine />
       <p className="retention hint">{definitionMessage('retention', locale)}</p>
+      {paymentCancelled && (
+        <PaymentFailedDialog
+          appointmentId={intake.appointmentId}
+          onRetry={() => {
+            void navigate(retryRoute(intake.document, intake.timeZone, Date.now()));
+          }}
+          onClose={() => {
+            setSearch(
+              (current) => {
+                const next = new URLSearchParams(current);
+                next.delete('payment');
+                return next;
+              },
+              { replace: true },
+            );
+          }}
+        />
+      )}
     </Screen>
   );
 }
