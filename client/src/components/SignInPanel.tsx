@@ -12,6 +12,7 @@ import { useSignInLink } from './useSignInLink';
 const noticeKeys = {
   appointmentFailed: 'errors:appointmentFailed',
   sessionEnded: 'errors:unauthenticated',
+  appointmentCancelled: 'booking:cancel.done',
 } as const satisfies Record<LoginNotice, string>;
 
 /**
@@ -19,7 +20,7 @@ const noticeKeys = {
  * form, then "check your inbox". A signed-in person is offered to continue instead.
  */
 export function SignInPanel({ entry }: { entry: SignInEntry }) {
-  const { t } = useTranslation(['common', 'routes', 'errors']);
+  const { t } = useTranslation(['common', 'routes', 'errors', 'booking']);
   const user = useAppStore(selectAuthUser);
   const notice = useAppStore(selectLoginNotice);
   const [search] = useSearchParams();

@@ -128,6 +128,9 @@ export function bindAfterSignIn(deps: AfterSignInDeps): () => void {
     const state = store.getState();
     if (appointmentRequested || state.documents.user?.path !== `users/${who}`) return;
     if (selectAppointmentId(state) !== null || state.session.user?.role === 'clinic_staff') return;
+    // The record lost its appointmentId because the person cancelled it: the server ends the
+    // session right after (appointment-cancel), so no new appointment is asked for.
+    if (state.documents.appointment?.data?.status === 'cancelled') return;
     appointmentRequested = true;
     try {
       await call('appointment-create', {});

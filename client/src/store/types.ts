@@ -37,9 +37,10 @@ export type DocumentsState = Record<DocumentSlot, HeldDocument | null>;
 
 /**
  * Why the person was sent back to the login screen, shown there once: the appointment could
- * not be created (spec section 4), or the server ended the session (expired or revoked).
+ * not be created (spec section 4), the server ended the session (expired or revoked), or the
+ * person cancelled their appointment (which ends every session of theirs).
  */
-export type LoginNotice = 'appointmentFailed' | 'sessionEnded';
+export type LoginNotice = 'appointmentFailed' | 'sessionEnded' | 'appointmentCancelled';
 
 /** Everything the store holds, without its actions. */
 /** What the person sees of their saves: "saving…", "saved", "will be sent when you are back online". */
