@@ -8,7 +8,6 @@ import uvicorn
 from realtime.app import create_app
 from realtime.settings import Settings
 
-
 # Generation-0 threshold: a broadcast to thousands of sockets creates one task per recipient,
 # and with CPython's default (700) that set off full collections of about a second each
 # during every large push (docs/benchmarks.md). Fewer, larger young collections avoid them.
