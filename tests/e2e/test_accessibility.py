@@ -285,14 +285,14 @@ async def test_offline_dialog_appears_traps_focus_and_leaves_when_back_online(
     await page.keyboard.press("Escape")
     await expect(dialog).to_be_visible()
     # The page behind cannot be reached.
-    await expect(page.locator(".app")).to_have_attribute("inert", "")
+    await expect(page.locator("#root")).to_have_attribute("inert", "")
 
     await retry.press("Enter")
     await expect(dialog).to_be_visible()  # still offline
 
     await context.set_offline(False)
     await expect(dialog).to_have_count(0, timeout=10_000)
-    await expect(page.locator(".app")).not_to_have_attribute("inert", "")
+    await expect(page.locator("#root")).not_to_have_attribute("inert", "")
     await context.close()
 
 

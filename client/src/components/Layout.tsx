@@ -13,7 +13,8 @@ import { ScrollToTop } from './ScrollToTop';
 /**
  * The frame of every page: header (name, language, sign-out), main content, footer links; and
  * the dialogs of every page (spec section 2): offline, and the inactivity warning while signed
- * in. One dialog at a time (offline first); while one shows, the page behind is inert.
+ * in. One dialog at a time (offline first); while one shows, the page behind is inert (the
+ * dialog sees to it).
  */
 export function Layout() {
   const { t } = useTranslation();
@@ -28,7 +29,7 @@ export function Layout() {
       : null;
   return (
     <>
-      <div className="app" inert={dialog !== null}>
+      <div className="app">
         <a className="skip-link" href="#main">
           {t('skipToContent')}
         </a>

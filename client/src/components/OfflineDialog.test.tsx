@@ -38,7 +38,7 @@ describe('offline dialog', () => {
     const description = document.getElementById(dialog.getAttribute('aria-describedby') ?? '');
     expect(description?.textContent).toContain(queued);
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: retry }));
-    expect(view.container.querySelector('.app')?.hasAttribute('inert')).toBe(true);
+    expect(view.container.hasAttribute('inert')).toBe(true);
   });
 
   it('cannot be dismissed: no close button, Escape does nothing, focus stays inside', () => {
@@ -86,7 +86,7 @@ describe('offline dialog', () => {
       presence.setReady(true);
     });
     expect(screen.queryByRole('alertdialog')).toBeNull();
-    expect(view.container.querySelector('.app')?.hasAttribute('inert')).toBe(false);
+    expect(view.container.hasAttribute('inert')).toBe(false);
   });
 
   it('back online: closes at once and asks the socket to reconnect', () => {
@@ -102,6 +102,26 @@ describe('offline dialog', () => {
     });
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(presence.realtime.reconnect).toHaveBeenCalled();
+  });
+
+  it('comes above another dialog already open (a portal in <body>): that one is inert meanwhile', () => {
+    const other = document.createElement('div');
+    other.setAttribute('role', 'dialog');
+    document.body.append(other);
+    const presence = fakePresence();
+    view = renderLayout(presence, { path: '/contact' });
+    act(() => {
+      presence.setOnline(false);
+    });
+    advance(5_000);
+    const dialog = screen.getByRole('alertdialog');
+    expect(other.hasAttribute('inert')).toBe(true);
+    expect(dialog.closest('[inert]')).toBeNull();
+    act(() => {
+      presence.setOnline(true);
+    });
+    expect(other.hasAttribute('inert')).toBe(false);
+    other.remove();
   });
 
   it('a socket that is not wanted (signed out) never counts as down', () => {

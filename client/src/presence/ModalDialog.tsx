@@ -3,9 +3,13 @@
  * its title and described by its text (so opening it is announced), focus moved in on open
  * (to `initialFocus`, else the dialog) and kept in (Tab and Shift+Tab wrap; focus that
  * escapes is brought back), Escape does nothing, and focus returns where it was on close.
- * The page behind it is made `inert` by the layout.
+ *
+ * It is rendered at the end of `<body>` and makes every other child of `<body>` `inert` while
+ * open (the page, and a booking dialog that may be open below it: the offline and inactivity
+ * dialogs come first), restoring what each had when it closes.
  */
 import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { createPortal } from 'react-dom';
 import './presence.css';
 
 const FOCUSABLE =
@@ -26,6 +30,13 @@ export function ModalDialog({ titleId, descriptionId, initialFocus, className, c
     const dialog = dialogRef.current;
     if (!dialog) return;
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const host = dialog.parentElement;
+    const made: { element: Element; inert: string | null }[] = [];
+    for (const element of Array.from(document.body.children)) {
+      if (element === host || element.contains(dialog)) continue;
+      made.push({ element, inert: element.getAttribute('inert') });
+      element.setAttribute('inert', '');
+    }
     (initialFocus?.current ?? dialog).focus();
 
     const onFocusIn = (event: FocusEvent) => {
@@ -36,11 +47,15 @@ export function ModalDialog({ titleId, descriptionId, initialFocus, className, c
     document.addEventListener('focusin', onFocusIn);
     return () => {
       document.removeEventListener('focusin', onFocusIn);
+      for (const { element, inert } of made) {
+        if (inert === null) element.removeAttribute('inert');
+        else element.setAttribute('inert', inert);
+      }
       if (previous?.isConnected) previous.focus();
     };
   }, [initialFocus]);
 
-  return (
+  return createPortal(
     <div className="modal-backdrop">
       <div
         ref={dialogRef}
@@ -79,6 +94,7 @@ export function ModalDialog({ titleId, descriptionId, initialFocus, className, c
       >
         {children}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
