@@ -39,5 +39,10 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
     unstubGlobals: true,
+    // CI shares two cores with PostgreSQL, Redis and servers: generous limits, and at most
+    // two workers so a loaded machine slows the suite rather than starving a worker.
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    maxWorkers: 2,
   },
 });
