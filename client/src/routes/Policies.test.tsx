@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderApp } from '../test/renderApp';
 
@@ -20,7 +20,9 @@ describe('terms of service and privacy policy', () => {
     view = renderApp(path, { locale });
     await screen.findByRole('heading', { level: 1, name: title });
     expect(headings()).toContain(heading);
-    expect(document.title.startsWith(title)).toBe(true);
+    await waitFor(() => {
+      expect(document.title.startsWith(title)).toBe(true);
+    });
     const main = screen.getByRole('main');
     expect([...main.querySelectorAll('a')].some((a) => a.getAttribute('href') === '/contact')).toBe(true);
   });
