@@ -81,6 +81,7 @@ class HoldsResult:
     # call at the end are left out).
     unexplained_claims: int = -1
     uncertain_clients: int = 0
+    skipped: list[str] = field(default_factory=list)  # paced phases far above capacity
     error: str | None = None
 
 
@@ -277,6 +278,7 @@ async def run_holds(
     warmup_seconds: float,
     rates: Sequence[float],
     half_load: bool,
+    skip_saturated: bool,
     harness: env.Harness,
 ) -> HoldsResult:
     """Set up the racers, then run the phases, each a window of the harness."""
@@ -303,8 +305,19 @@ async def run_holds(
         if warmup_seconds > 0:
             await run_phase(racers, HoldPhase("warm-up", WARMUP_RATE), warmup_seconds, seed=1)
         plan = [HoldPhase("flat out", None)] + [HoldPhase(f"paced {r:,.0f}/s", r) for r in rates]
+        flat_rate = math.nan
         for seed, phase in enumerate(plan, start=2):
+            offered = phase.offered_per_second
+            if skip_saturated and offered is not None and offered > 2 * flat_rate:
+                result.skipped.append(
+                    f"{phase.name}: not run, flat out reached only {flat_rate:,.0f}/s: offered "
+                    "that much more it would only repeat the flat-out phase"
+                )
+                print(f"  {result.skipped[-1]}", flush=True)
+                continue
             await _measured(server, racers, phase, seconds, seed, harness)
+            if offered is None:
+                flat_rate = phase.per_second
             result.phases.append(phase)
             print(_phase_line(phase), flush=True)
             if phase.offered_per_second is None and half_load:
