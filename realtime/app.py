@@ -72,7 +72,7 @@ def create_app(settings: Settings | None = None) -> Any:
         if local_stripe is not None:
             local_stripe.terminate()
         await state.mailer.drain()
-        await state.db.engine.dispose()
+        await state.db.close()
         if state.redis is not None:
             await state.redis.aclose()
 

@@ -8,9 +8,11 @@ and `clinics/{id}/bookings` are derived views computed on read, whose versions l
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 from zoneinfo import ZoneInfo
 
+from sqlalchemy import Connection, Table, select, update
+from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from realtime.booking.feed import feed_data, feed_path
@@ -20,7 +22,6 @@ from realtime.presence_view import presence_data, presence_path
 from realtime.rules import DocMeta
 from realtime.writable import INTAKE_PREFIX, PATIENT_ROLE, WRITABLE, WriteContext
 from storage.models import Appointment, Service, User
-from storage.repo_appointments import get_appointment
 from storage.repo_booking import version_of
 from storage.repo_catalog import clinic_offers, get_clinic, get_service
 from storage.types import iso, utcnow
@@ -40,14 +41,6 @@ class Collection(Protocol):
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None: ...
-
-    async def write_context(self, session: AsyncSession, row: Any) -> WriteContext | None:
-        """What validating an update of this row needs (None: the generic table suffices)."""
-        ...
-
-    def apply(self, row: Any, path: str, value: Any) -> None:
-        """Store one validated field of an update on the row."""
-        ...
 
 
 def user_data(user: User) -> dict[str, Any]:
@@ -88,22 +81,68 @@ def document_data(row: User | Appointment) -> dict[str, Any]:
     return user_data(row) if isinstance(row, User) else appointment_data(row)
 
 
-class Users:
-    async def write_context(self, session: AsyncSession, row: Any) -> WriteContext | None:
+def table_of(model: type[SQLModel]) -> Table:
+    return cast(Table, model.__table__)  # type: ignore[attr-defined]
+
+
+class Rows:
+    """Documents stored as rows with a version column; the only ones clients write.
+
+    Rows are read and written with Core statements on a synchronous connection, so that an
+    update runs as one short transaction in one call (`Database.run_write`, the hot path of
+    every live-document change); subscribers' reads use the same code through the async
+    connection's synchronous face.
+    """
+
+    model: type[User] | type[Appointment]
+    param: str  # the path parameter holding the row's id
+
+    def get_row(self, connection: Connection, params: dict[str, str], *, for_update: bool) -> Any:
+        table = table_of(self.model)
+        query = select(table).where(table.c.id == params[self.param])
+        if for_update:
+            query = query.with_for_update()
+        found = connection.execute(query).one_or_none()
+        return None if found is None else self.model(**found._mapping)
+
+    def save(self, connection: Connection, row: Any, attributes: set[str]) -> None:
+        """Store the given attributes of a row read by `get_row`."""
+        table = table_of(self.model)
+        values = {name: getattr(row, name) for name in attributes}
+        connection.execute(update(table).where(table.c.id == row.id).values(values))
+
+    def meta(self, row: Any) -> DocMeta:
+        raise NotImplementedError
+
+    def write_context(self, connection: Connection, row: Any) -> WriteContext | None:
+        """What validating an update of this row needs (None: the generic table suffices)."""
         return None
 
-    def apply(self, row: Any, path: str, value: Any) -> None:
-        setattr(row, WRITABLE["users"][path].attribute, value)
+    def apply(self, row: Any, path: str, value: Any) -> str:
+        """Store one validated field of an update on the row; the attribute it changed."""
+        raise NotImplementedError
 
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
-        user = await session.get(User, params["uid"], with_for_update=for_update)
-        if user is None:
+        connection = await session.connection()
+        row = await connection.run_sync(self.get_row, params, for_update=for_update)
+        if row is None:
             return None
-        return Loaded(
-            user, DocMeta(owner_uid=user.id, clinic_id=None), user_data(user), user.version
-        )
+        return Loaded(row, self.meta(row), document_data(row), row.version)
+
+
+class Users(Rows):
+    model = User
+    param = "uid"
+
+    def meta(self, row: Any) -> DocMeta:
+        return DocMeta(owner_uid=row.id, clinic_id=None)
+
+    def apply(self, row: Any, path: str, value: Any) -> str:
+        attribute = WRITABLE["users"][path].attribute
+        setattr(row, attribute, value)
+        return attribute
 
 
 def set_nested(document: dict[str, Any], path: list[str], value: Any) -> dict[str, Any]:
@@ -120,47 +159,38 @@ def set_nested(document: dict[str, Any], path: list[str], value: Any) -> dict[st
     return copy
 
 
-class Appointments:
-    async def write_context(self, session: AsyncSession, row: Any) -> WriteContext | None:
-        service = await session.get(Service, row.service_id)
-        assert service is not None
+class Appointments(Rows):
+    model = Appointment
+    param = "id"
+
+    def meta(self, row: Any) -> DocMeta:
+        return DocMeta(owner_uid=row.user_id, clinic_id=row.clinic_id)
+
+    def write_context(self, connection: Connection, row: Any) -> WriteContext | None:
+        services = table_of(Service)
+        category = connection.execute(
+            select(services.c.category).where(services.c.id == row.service_id)
+        ).scalar_one()
         today = datetime.now(ZoneInfo(row.timezone or "UTC")).date()
         return WriteContext(
-            intake=IntakeContext(category=service.category, today=today),
+            intake=IntakeContext(category=category, today=today),
             consented=row.consent is not None,
             editable=row.status == "draft",
         )
 
-    def apply(self, row: Any, path: str, value: Any) -> None:
+    def apply(self, row: Any, path: str, value: Any) -> str:
         if path.startswith(INTAKE_PREFIX):
-            # A new dict (not an in-place change) so the JSON column is seen as changed.
             row.intake = set_nested(row.intake or {}, path.split(".")[1:], value)
-        elif path == PATIENT_ROLE:
+            return "intake"
+        if path == PATIENT_ROLE:
             row.patient_role = value
-        else:
-            setattr(row, WRITABLE["appointments"][path].attribute, value)
-
-    async def load(
-        self, session: AsyncSession, params: dict[str, str], *, for_update: bool
-    ) -> Loaded | None:
-        row = await get_appointment(session, appointment_id=params["id"], for_update=for_update)
-        if row is None:
-            return None
-        meta = DocMeta(owner_uid=row.user_id, clinic_id=row.clinic_id)
-        return Loaded(row, meta, appointment_data(row), row.version)
+            return "patient_role"
+        attribute = WRITABLE["appointments"][path].attribute
+        setattr(row, attribute, value)
+        return attribute
 
 
-class Derived:
-    """A document computed from other tables; only its version is stored."""
-
-    async def write_context(self, session: AsyncSession, row: Any) -> WriteContext | None:
-        return None
-
-    def apply(self, row: Any, path: str, value: Any) -> None:
-        raise AssertionError("derived documents are never written")
-
-
-class Vacancies(Derived):
+class Vacancies:
     """`vacancies/{clinicId}/{serviceId}/{YYYY-MM}`: free slots of one month."""
 
     async def load(
@@ -189,7 +219,7 @@ class Vacancies(Derived):
         return Loaded(None, DocMeta(None, clinic.id), vacancies_data(clinic, slots), version)
 
 
-class ClinicView(Derived):
+class ClinicView:
     """A clinic's staff document computed by `data_of` (bookings feed, presence)."""
 
     def __init__(

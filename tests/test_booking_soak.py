@@ -25,7 +25,7 @@ async def overlaps(database_url: str) -> list[tuple[int, int]]:
         async with db.read() as session:
             claims = (await session.exec(select(SlotClaim).where(col(SlotClaim.active)))).all()
     finally:
-        await db.engine.dispose()
+        await db.close()
     by_counselor: dict[str, list[SlotClaim]] = defaultdict(list)
     for claim in claims:
         by_counselor[claim.counselor_id].append(claim)

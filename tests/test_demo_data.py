@@ -28,7 +28,7 @@ async def test_counselors_work_on_most_weekdays_of_the_next_60_days(
             ).all()
             staff = (await session.exec(select(StaffMember))).all()
     finally:
-        await db.engine.dispose()
+        await db.close()
     assert len(counselors) >= 3
     assert [(s.email, s.clinic_id) for s in staff] == [("staff@demo-clinic.example", "demo-clinic")]
     today = datetime.now(UTC).date()

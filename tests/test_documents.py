@@ -87,6 +87,27 @@ async def test_concurrent_updates_arrive_in_commit_order(base_url: str, alice: A
         assert seen[-1] == final
 
 
+async def test_updates_and_server_functions_writing_one_record_lose_nothing(
+    base_url: str, bob: Account
+) -> None:
+    """Client updates (their own write path) race a callable writing the same user row."""
+    path = f"users/{bob.uid}"
+    async with connect(base_url, bob.token) as watcher, connect(base_url, bob.token) as writer:
+        start = (await watcher.subscribe(path))["snapshot"]["version"]
+        results = await asyncio.gather(
+            *(writer.update(path, {"userAgent": f"race-{n}"}) for n in range(10)),
+            writer.call("appointment-create", {"clinicId": "demo-clinic", "serviceId": "pgt"}),
+        )
+        created = results[-1]["data"]["appointmentId"]
+        versions = sorted(r["version"] for r in results[:-1])
+        assert len(set(versions)) == 10 and versions[-1] <= start + 11
+        await watcher.wait_for_version(path, start + 11)
+        final = watcher.pushes[path][-1]
+        assert final["version"] == start + 11
+        assert final["data"]["appointmentId"] == created
+        assert final["data"]["userAgent"] in {f"race-{n}" for n in range(10)}
+
+
 async def test_resubscribing_with_a_held_version_gives_the_current_snapshot(
     base_url: str, alice: Account
 ) -> None:
