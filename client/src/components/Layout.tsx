@@ -7,6 +7,7 @@ import { useConnectivity } from '../presence/useConnectivity';
 import { useInactivity } from '../presence/useInactivity';
 import { InactivityDialog } from './InactivityDialog';
 import { LanguageSwitcher } from './LanguageSwitcher';
+import { NavigationFocus } from './NavigationFocus';
 import { OfflineDialog } from './OfflineDialog';
 import { ScrollToTop } from './ScrollToTop';
 
@@ -14,7 +15,8 @@ import { ScrollToTop } from './ScrollToTop';
  * The frame of every page: header (name, language, sign-out), main content, footer links; and
  * the dialogs of every page (spec section 2): offline, and the inactivity warning while signed
  * in. One dialog at a time (offline first); while one shows, the page behind is inert (the
- * dialog sees to it).
+ * dialog sees to it). After a navigation the page scrolls to its top and focus moves to its
+ * title (NavigationFocus).
  */
 export function Layout() {
   const { t } = useTranslation();
@@ -74,6 +76,7 @@ export function Layout() {
           </nav>
         </footer>
         <ScrollToTop />
+        <NavigationFocus />
       </div>
       {dialog === 'offline' && <OfflineDialog retrying={connectivity.state.retrying} onRetry={connectivity.retry} />}
       {dialog === 'inactivity' && (

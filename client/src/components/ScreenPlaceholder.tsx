@@ -18,12 +18,15 @@ export function useDocumentTitle(title: string): void {
   }, [title, appName]);
 }
 
-/** A screen: its `<h1>` title (also the document title), a one-line purpose, its content. */
+/**
+ * A screen: its `<h1>` title (also the document title; focused after a navigation, see
+ * NavigationFocus), a one-line purpose, its content.
+ */
 export function Screen({ title, lead, children }: { title: string; lead?: ReactNode; children?: ReactNode }) {
   useDocumentTitle(title);
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <h1 id="screen-title">{title}</h1>
+      <h1 id="screen-title" tabIndex={-1}>{title}</h1>
       {lead !== undefined && <p className="lead">{lead}</p>}
       {children}
     </section>

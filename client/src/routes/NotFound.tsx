@@ -9,7 +9,7 @@ export default function NotFound() {
   useDocumentTitle(title);
   return (
     <section className="screen" aria-labelledby="screen-title">
-      <h1 id="screen-title">{title}</h1>
+      <h1 id="screen-title" tabIndex={-1}>{title}</h1>
       <p className="lead">{t('routes:notFound.description')}</p>
       <p>
         <Link to="/">{t('backHome')}</Link>
