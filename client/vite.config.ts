@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { ProxyOptions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 /** The repository root: the client imports realtime/contract.json from there. */
@@ -12,6 +13,21 @@ const appVersion = (JSON.parse(readFileSync(new URL('package.json', import.meta.
 /** Where the Python server listens in development (PROTOCOL.md section 7, PORT 8000). */
 const apiTarget = 'http://127.0.0.1:8000';
 
+/**
+ * The paths the Python server answers itself (API, sign-in, dev helpers, socket, Stripe
+ * webhook, clinic documents under /files/, health), from realtime/contract.json: the one list
+ * the server also uses to never answer them with the app shell. Everything else (including
+ * client routes such as /downloads/...) is the client's, served by Vite with its SPA fallback.
+ */
+const serverPathPrefixes = (
+  JSON.parse(readFileSync(new URL('../realtime/contract.json', import.meta.url), 'utf8')) as { serverPathPrefixes: string[] }
+).serverPathPrefixes;
+
+/** The dev proxy: each server path to the Python server, the socket's as a websocket. */
+const devProxy: Record<string, ProxyOptions> = Object.fromEntries(
+  serverPathPrefixes.map((prefix) => [prefix, { target: apiTarget, changeOrigin: false, ws: prefix === '/socket.io/' }]),
+);
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // The Python server serves client/dist with an SPA fallback: assets must be absolute.
@@ -20,14 +36,7 @@ export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify(appVersion) },
   server: {
     fs: { allow: [repoRoot] },
-    proxy: {
-      '/functions': { target: apiTarget, changeOrigin: false },
-      '/auth': { target: apiTarget, changeOrigin: false },
-      // A regular expression, so that only the /dev/ endpoints go to the server.
-      '^/dev/': { target: apiTarget, changeOrigin: false },
-      '/healthz': { target: apiTarget, changeOrigin: false },
-      '/socket.io': { target: apiTarget, ws: true, changeOrigin: false },
-    },
+    proxy: devProxy,
   },
   build: {
     outDir: 'dist',

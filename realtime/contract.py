@@ -12,6 +12,9 @@ LOCALES: Final[tuple[str, ...]] = tuple(_CONTRACT["locales"])
 DEFAULT_LOCALE: Final[str] = _CONTRACT["defaultLocale"]
 ERROR_STATUSES: Final[dict[str, int]] = dict(_CONTRACT["errorStatuses"])
 MAX_MESSAGE_BYTES: Final[int] = int(_CONTRACT["maxMessageBytes"])
+# Paths the Python server answers itself (never the client's routes); the Vite dev server
+# proxies the same list (client/vite.config.ts).
+SERVER_PATH_PREFIXES: Final[tuple[str, ...]] = tuple(_CONTRACT["serverPathPrefixes"])
 INACTIVITY_LOGOUT_SECONDS: Final[int] = int(_CONTRACT["inactivityLogoutSeconds"])
 INACTIVITY_WARNING_SECONDS: Final[int] = int(_CONTRACT["inactivityWarningSeconds"])
 APPOINTMENT_STATUSES: Final[tuple[str, ...]] = tuple(_CONTRACT["appointmentStatuses"])

@@ -14,7 +14,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, resolve
-from realtime.contract import MAX_MESSAGE_BYTES
+from realtime.contract import MAX_MESSAGE_BYTES, SERVER_PATH_PREFIXES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError
 from realtime.files import file_on_disk, full_path, metadata
@@ -28,8 +28,8 @@ from storage.types import iso, utcnow
 
 log = logging.getLogger(__name__)
 HEALTH_TIMEOUT_SECONDS = 2.0
-# Paths that are never the client's: an unknown one is a 404, not the app shell.
-API_PREFIXES = ("/functions/", "/auth/", "/dev/", "/socket.io/", "/stripe/", "/files/", "/healthz")
+# Paths that are never the client's (contract.json): an unknown one is a 404, not the app shell.
+API_PREFIXES = SERVER_PATH_PREFIXES
 
 
 def state_of(request: Request) -> AppState:
