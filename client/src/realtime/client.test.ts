@@ -183,6 +183,52 @@ describe('realtime client', () => {
     }
   });
 
+  it('remembers activity while the socket is down and sends it once, with the latest step, on reconnect', () => {
+    vi.useFakeTimers();
+    try {
+      const { client, socket } = setup();
+      const activities = () => socket().sent.filter((s) => s.event === 'activity');
+      client.connect();
+      socket().serverConnect();
+      client.activity('family');
+      expect(activities()).toEqual([{ event: 'activity', payload: { step: 'family' } }]);
+
+      socket().dropConnection();
+      for (const step of ['family', 'family', 'contact']) {
+        vi.advanceTimersByTime(60_000);
+        client.activity(step);
+      }
+      expect(activities()).toHaveLength(1); // nothing goes out while down
+
+      socket().serverConnect();
+      expect(activities()).toEqual([
+        { event: 'activity', payload: { step: 'family' } },
+        { event: 'activity', payload: { step: 'contact' } },
+      ]);
+      // Sent now, so the throttle counts from it; a later reconnect without activity sends nothing.
+      client.activity('contact');
+      expect(activities()).toHaveLength(2);
+      socket().dropConnection();
+      socket().serverConnect();
+      expect(activities()).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('forgets activity missed while down when signed out, and never sends any while signed out', () => {
+    const { client, socket, sockets } = setup();
+    client.activity('family'); // never connected: nothing to keep alive
+    client.connect();
+    socket().serverConnect();
+    socket().dropConnection();
+    client.activity('family');
+    client.disconnect();
+    client.connect();
+    socket().serverConnect();
+    expect(sockets.flatMap((s) => s.sent).filter((s) => s.event === 'activity')).toEqual([]);
+  });
+
   it('passes session notices on and ignores malformed pushes', () => {
     const { client, socket } = setup();
     const notices: unknown[] = [];

@@ -45,7 +45,12 @@ export interface RealtimeClient {
   update(path: string, data: Record<string, unknown>, baseVersion?: number): Promise<{ version: number }>;
   /** Emits `call` and resolves with the raw ack (`{data}` or `{error}`), for the callable client. */
   call(name: string, data: unknown, timeoutMs: number): Promise<unknown>;
-  /** Tells the server the person is active (throttled), on `step` (a step id or route name). */
+  /**
+   * Tells the server the person is active (throttled), on `step` (a step id or route name).
+   * While the socket is down, the activity is remembered (the latest step only) and one
+   * `activity` is sent as soon as it is connected again, so that the server's inactivity
+   * timer hears of what the person did offline.
+   */
   activity(step?: string): void;
   /**
    * Tries to connect again at once when the socket is open but down (the offline dialog's
@@ -106,6 +111,8 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
   const connectErrorListeners = new Set<(error: Error) => void>();
   const readyListeners = new Set<(ready: boolean) => void>();
   let lastActivity = -Infinity;
+  /** Activity while the socket was down (its latest step), sent once at the next connect. */
+  let missedActivity: { step: string | undefined } | null = null;
   let ready = false;
   /** Counts connections, so that a late resubscription of an older one changes nothing. */
   let connection = 0;
@@ -114,6 +121,11 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
     if (ready === next) return;
     ready = next;
     for (const listener of readyListeners) listener(next);
+  }
+
+  function emitActivity(target: SocketLike, step: string | undefined): void {
+    lastActivity = Date.now();
+    target.emit(ClientEvent.activity, step === undefined ? {} : { step });
   }
 
   function settle(path: string, outcome: { snapshot: Snapshot } | { error: FunctionsError }): void {
@@ -177,6 +189,12 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
         connection += 1;
         const current = connection;
         setReady(false);
+        if (missedActivity !== null) {
+          // One event is enough: the server only needs to know there was activity.
+          const { step } = missedActivity;
+          missedActivity = null;
+          emitActivity(created, step);
+        }
         void Promise.all([...held.keys()].map(sendSubscribe)).then(() => {
           if (current === connection && socket === created && created.connected) setReady(true);
         });
@@ -203,6 +221,7 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
       socket?.disconnect();
       socket = null;
       connection += 1;
+      missedActivity = null;
       setReady(false);
       for (const path of [...waiters.keys()]) {
         settle(path, { error: new FunctionsError('cancelled', 'The connection was closed.') });
@@ -258,10 +277,13 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
     },
 
     activity(step) {
-      const now = Date.now();
-      if (!socket?.connected || now - lastActivity < activityThrottleMs) return;
-      lastActivity = now;
-      socket.emit(ClientEvent.activity, step === undefined ? {} : { step });
+      if (!socket) return; // signed out: nobody to keep alive
+      if (!socket.connected) {
+        missedActivity = { step };
+        return;
+      }
+      if (Date.now() - lastActivity < activityThrottleMs) return;
+      emitActivity(socket, step);
     },
 
     reconnect() {
