@@ -101,10 +101,16 @@ def choose(slots: list[dict[str, Any]]) -> Choice:
     return Choice(first, day, time, [t for t, _ in times], start)
 
 
-def day_button(page: Page, day: date) -> Locator:
-    """A day of the grid, free (named by its date) or not (", no available times")."""
-    name = re.compile(f"^{re.escape(day_label(day))}(, .+)?$")
-    return page.get_by_role("grid").get_by_role("button", name=name)
+async def focused_day(page: Page) -> str | None:
+    """The date (YYYY-MM-DD) of the grid day that has focus now, or None: read at once, with
+    no waiting."""
+    day = await page.evaluate(
+        """() => {
+            const el = document.activeElement;
+            return el && el.closest('[role="grid"]') ? el.getAttribute('data-day') : null;
+        }"""
+    )
+    return day if isinstance(day, str) else None
 
 
 async def press(page: Page, key: str, focused: Locator) -> None:
@@ -130,7 +136,12 @@ async def horizon_of(someone: Person) -> int:
 
 async def pick_date(page: Page, choice: Choice, model: CalendarModel) -> None:
     """The grid: Tab reaches its one tab stop (the first free day), then PageDown/PageUp,
-    End/Home and the arrows walk to the chosen day (overshooting once each way), Enter."""
+    End/Home and the arrows walk to the chosen day (overshooting once each way), Enter.
+
+    The walk never waits: after each key the day it leads to must have focus already, even
+    in a month whose free times are still loading (the grid stays, its days not yet
+    choosable), and the next key is pressed at once. A key lost while a month loads, or focus
+    dropped to <body>, fails the walk."""
     first = page.get_by_role("button", name=day_label(choice.first_free_day), exact=True)
     await tab_to(page, first)
     await expect(first).to_have_attribute("tabindex", "0")
@@ -147,8 +158,10 @@ async def pick_date(page: Page, choice: Choice, model: CalendarModel) -> None:
     cursor = choice.first_free_day
     for key in keys:
         cursor = model.after(cursor, key)
-        await press(page, key, day_button(page, cursor))
+        await page.keyboard.press(key)
+        assert await focused_day(page) == cursor.isoformat(), (key, cursor)
     assert cursor == choice.day, (cursor, choice.day)
+    # Named by its date alone once its month's times are in (until then it is not choosable).
     chosen = page.get_by_role("button", name=day_label(choice.day), exact=True)
     await expect(chosen).to_be_focused()
     await page.keyboard.press("Enter")

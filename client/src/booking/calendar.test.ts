@@ -24,6 +24,14 @@ describe('the month grid', () => {
     const later = slotsByDay(placeSlots([slot('2025-05-07T10:00')], 'Asia/Tokyo'));
     expect(dayStatus('2025-05-07', '2025-05-01', { today: '2025-03-04', byDay: later, window })).toBe('outsideWindow');
   });
+
+  it('keeps the days of a month still loading unchoosable, except those known already', () => {
+    const loading = { today: '2025-03-04', byDay: new Map(), window: pregnancyWindow('2025-09-01', 10, 22), loading: true };
+    expect(dayStatus('2025-03-05', '2025-03-01', loading)).toBe('pending');
+    expect(dayStatus('2025-03-03', '2025-03-01', loading)).toBe('unavailable'); // before today
+    expect(dayStatus('2025-04-30', '2025-04-01', loading)).toBe('outsideWindow');
+    expect(dayStatus('2025-02-28', '2025-03-01', loading)).toBe('outside');
+  });
 });
 
 describe('the pregnancy window', () => {

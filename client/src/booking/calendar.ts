@@ -62,18 +62,27 @@ export function monthKey(monthStart: string): string {
  * - `outside`: a day of the previous or next month, shown greyed to fill the 6 week rows;
  * - `available`: at least one free slot;
  * - `outsideWindow`: a day the pregnancy window rules out (prenatal services);
- * - `unavailable`: no free time (past, too soon, beyond the horizon, or fully booked).
+ * - `unavailable`: no free time (past, too soon, beyond the horizon, or fully booked);
+ * - `pending`: the month's free times are still being looked up (`loading`), so the day
+ *   cannot be chosen yet; days known to be unavailable (past, outside the window) say so
+ *   at once.
  */
-export type DayStatus = 'outside' | 'available' | 'outsideWindow' | 'unavailable';
+export type DayStatus = 'outside' | 'available' | 'outsideWindow' | 'unavailable' | 'pending';
 
 export function dayStatus(
   day: string,
   month: string,
-  context: { today: string; byDay: ReadonlyMap<string, readonly PlacedSlot[]>; window: PregnancyWindow | null },
+  context: {
+    today: string;
+    byDay: ReadonlyMap<string, readonly PlacedSlot[]>;
+    window: PregnancyWindow | null;
+    loading?: boolean;
+  },
 ): DayStatus {
   if (monthOf(day) !== month) return 'outside';
   if (day < context.today) return 'unavailable';
   if (context.window && (day < context.window.first || day > context.window.last)) return 'outsideWindow';
+  if (context.loading === true) return 'pending';
   return (context.byDay.get(day)?.length ?? 0) > 0 ? 'available' : 'unavailable';
 }
 

@@ -6,8 +6,15 @@
  * next or previous month within the range), PageUp/PageDown by month, Home/End to the
  * week's ends; a swipe (at most 300 ms, at least 60 px sideways, at most 80 px up or down)
  * changes the month.
+ *
+ * While a month's free times are looked up, the grid stays: its days are shown but not yet
+ * choosable (`aria-disabled`, ", looking for available times"), the grid is `aria-busy` and
+ * the polite status line below it says so. A key that moves into such a month moves the
+ * roving tab stop and the focus at once, and the keys keep working meanwhile; when the times
+ * arrive, the focused day becomes choosable where it is. Only the screen's first look-up,
+ * before any month was shown, has the status line alone.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../booking/booking.css';
 import { addMonths, dayStatus, monthGrid, monthOf, type DayStatus, type PregnancyWindow } from '../booking/calendar';
@@ -40,8 +47,11 @@ export function BookingCalendar(props: BookingCalendarProps) {
   const touch = useRef<TouchPoint | null>(null);
   const [focused, setFocused] = useState<string | null>(null);
   const moved = useRef(false);
+  // The grid appears once the first month is in, then stays (busy while a month loads).
+  const [gridShown, setGridShown] = useState(!loading);
+  if (!loading && !gridShown) setGridShown(true);
   const grid = monthGrid(month);
-  const status = (day: string): DayStatus => dayStatus(day, month, { today, byDay, window });
+  const status = (day: string): DayStatus => dayStatus(day, month, { today, byDay, window, loading });
   const days = grid.flat().filter((day) => monthOf(day) === month);
 
   // The day that takes Tab: the one moved to, else the selected one, else the first free one.
@@ -52,14 +62,15 @@ export function BookingCalendar(props: BookingCalendarProps) {
         ? selected
         : (days.find((day) => status(day) === 'available') ?? (monthOf(today) === month ? today : month));
 
-  // After a key moved the focus (maybe into another month, once its times are in): focus that day.
-  useEffect(() => {
+  // After a key moved to a day (maybe in another month, still loading): focus it in the same
+  // commit, before the browser handles the next key.
+  useLayoutEffect(() => {
     if (!moved.current || focused === null) return;
     const button = gridRef.current?.querySelector<HTMLButtonElement>(`[data-day="${focused}"]`);
     if (!button) return;
     moved.current = false;
-    button.focus();
-  }, [focused, month, loading]);
+    if (button !== button.ownerDocument.activeElement) button.focus();
+  }, [focused, month, gridShown]);
 
   const canShow = (target: string) => target >= range.first && target <= range.last;
 
@@ -113,6 +124,7 @@ export function BookingCalendar(props: BookingCalendarProps) {
   const suffix: Partial<Record<DayStatus, string>> = {
     unavailable: t('calendar.noTimes'),
     outsideWindow: t('calendar.outsideWindow'),
+    pending: t('calendar.pending'),
   };
 
   return (
@@ -144,12 +156,15 @@ export function BookingCalendar(props: BookingCalendarProps) {
           <span aria-hidden="true">›</span>
         </button>
       </div>
-      {loading ? (
-        <p role="status" className="loading booking-calendar-loading">
-          <span className="spinner" aria-hidden="true" /> {t('calendar.loading')}
-        </p>
-      ) : (
-        <table ref={gridRef} key={month} className="booking-calendar-grid" role="grid" aria-labelledby={headingId} onKeyDown={onKeyDown}>
+      {gridShown && (
+        <table
+          ref={gridRef}
+          className="booking-calendar-grid"
+          role="grid"
+          aria-labelledby={headingId}
+          aria-busy={loading ? true : undefined}
+          onKeyDown={onKeyDown}
+        >
           <thead>
             <tr>
               {names.map((name) => (
@@ -204,6 +219,14 @@ export function BookingCalendar(props: BookingCalendarProps) {
           </tbody>
         </table>
       )}
+      {/* Always there, so that the words put in it are announced. */}
+      <p role="status" className="booking-calendar-status">
+        {loading && (
+          <>
+            <span className="spinner" aria-hidden="true" /> {t('calendar.loading')}
+          </>
+        )}
+      </p>
     </div>
   );
 }

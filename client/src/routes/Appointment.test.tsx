@@ -120,10 +120,58 @@ describe('/b/appointment: the calendar', () => {
     expect(screen.queryByRole('group', { name: /^Time on/ })).toBeNull();
     await user.keyboard('{PageDown}');
     expect(screen.getByRole('heading', { level: 2, name: 'April 2025' })).toBeTruthy();
+    // Focus moved at once, to the day (not yet choosable) of the month still loading.
+    expect(document.activeElement).toBe(day('Sunday, April 13, 2025, looking for available times'));
     await pushMonth('2025-04', [slot('2025-04-13T10:00')]);
     expect(document.activeElement).toBe(day('Sunday, April 13, 2025'));
     await user.keyboard('{Enter}');
     expect(screen.getByRole('group', { name: 'Time on April 13, 2025' })).toBeTruthy();
+  });
+
+  it('keeps the grid and the focus while the next month loads, and the keys pressed meanwhile', async () => {
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+    const grid = screen.getByRole('grid', { name: 'March 2025' });
+    day('Thursday, March 20, 2025').focus();
+    await user.keyboard('{ArrowDown}{ArrowDown}'); // March 27, then April 3: a month not loaded yet
+    // The same grid, now April's, busy; the move was not lost and focus is on a day of it.
+    expect(screen.getByRole('grid', { name: 'April 2025' })).toBe(grid);
+    expect(grid.getAttribute('aria-busy')).toBe('true');
+    const calendar = grid.closest<HTMLElement>('.booking-calendar');
+    if (!calendar) throw new Error('the grid is not in the calendar');
+    const status = within(calendar).getByRole('status');
+    expect(status.textContent).toContain('Looking for available times…');
+    const april3 = day('Thursday, April 3, 2025, looking for available times');
+    expect(document.activeElement).toBe(april3);
+    expect(april3.getAttribute('aria-disabled')).toBe('true');
+    expect(april3.tabIndex).toBe(0);
+    expect(grid.querySelectorAll('button[tabindex="0"]')).toHaveLength(1);
+    await user.keyboard('{Enter}'); // not choosable yet
+    expect(screen.queryByRole('group', { name: /^Time on/ })).toBeNull();
+
+    // Keys pressed during the load still move the focus, day by day, across months too.
+    await user.keyboard('{ArrowRight}{ArrowRight}{ArrowDown}');
+    const april12 = day('Saturday, April 12, 2025, looking for available times');
+    expect(document.activeElement).toBe(april12);
+    expect(april12.tabIndex).toBe(0);
+    await user.keyboard('{PageDown}'); // May, not loaded either
+    expect(document.activeElement).toBe(day('Monday, May 12, 2025, looking for available times'));
+    await user.keyboard('{PageUp}');
+    const april12Again = day('Saturday, April 12, 2025, looking for available times');
+    expect(document.activeElement).toBe(april12Again);
+
+    // The times arrive: the focused day becomes choosable where it is, focus untouched.
+    await pushMonth('2025-04', [slot('2025-04-12T10:00')]);
+    expect(grid.hasAttribute('aria-busy')).toBe(false);
+    expect(status.textContent).toBe('');
+    expect(screen.getByRole('grid', { name: 'April 2025' })).toBe(grid);
+    expect(document.activeElement).toBe(april12Again);
+    expect(april12Again.getAttribute('aria-disabled')).toBeNull();
+    expect(april12Again.getAttribute('aria-label')).toBe('Saturday, April 12, 2025');
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('group', { name: 'Time on April 12, 2025' })).toBeTruthy();
+    expect(document.activeElement).toBe(april12Again);
   });
 
   it('says when nothing is free at all', async () => {
