@@ -1,12 +1,14 @@
 /**
- * The inactivity countdown and the realtime client together: what the person does while the
- * socket is down reaches the server as one `activity` as soon as it is back, so the server's
- * own timer (which signs out at 600 s) does not end the session of someone who kept typing.
+ * The inactivity countdown and the realtime client together. The countdown is the one
+ * throttle of `activity` (at most one per 10 s, the last of a burst included); the realtime
+ * client passes each on. What the person does while the socket is down reaches the server as
+ * one `activity` as soon as it is back, so the server's own timer (which signs out at 600 s)
+ * does not end the session of someone who kept typing.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRealtimeClient } from '../realtime/client';
 import { FakeSocket } from '../test/fakeSocket';
-import { createInactivityMonitor } from './inactivity';
+import { ACTIVITY_THROTTLE_MS, createInactivityMonitor } from './inactivity';
 
 function setup() {
   const sockets: FakeSocket[] = [];
@@ -57,6 +59,47 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
+});
+
+describe('activity while connected', () => {
+  it('reaches the server at most every 10 s while the person is active, the last of a burst included', () => {
+    const { monitor, activities, goTo } = setup();
+    expect(ACTIVITY_THROTTLE_MS).toBe(10_000);
+    // Typing every second for 35 s, moving on a step at 33 s; the time of each event sent.
+    const sentAt: number[] = [];
+    const note = (second: number) => {
+      while (sentAt.length < activities().length) sentAt.push(second);
+    };
+    for (let second = 0; second <= 35; second += 1) {
+      if (second > 0) vi.advanceTimersByTime(1_000);
+      if (second === 33) goTo('fertility-treatment');
+      note(second);
+      monitor.activity();
+      note(second);
+    }
+    // Then nothing: the burst's last activity (35 s) goes with the send due at 40 s.
+    for (let second = 36; second <= 60; second += 1) {
+      vi.advanceTimersByTime(1_000);
+      note(second);
+    }
+    expect(sentAt).toEqual([0, 10, 20, 30, 40]);
+    expect(activities().at(-1)).toEqual({ event: 'activity', payload: { step: 'fertility-treatment' } });
+  });
+
+  it('sends a single activity at once, and a lone one after a burst at the end of the 10 s', () => {
+    const { monitor, activities } = setup();
+    monitor.activity();
+    expect(activities()).toHaveLength(1);
+    vi.advanceTimersByTime(3_000);
+    monitor.activity(); // the last of the burst
+    expect(activities()).toHaveLength(1);
+    vi.advanceTimersByTime(6_999);
+    expect(activities()).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(activities()).toHaveLength(2);
+    vi.advanceTimersByTime(60_000);
+    expect(activities()).toHaveLength(2);
+  });
 });
 
 describe('activity while the socket is down', () => {

@@ -94,7 +94,6 @@ describe('realtime client, presence part', () => {
         return socket;
       },
       getToken: () => null,
-      activityThrottleMs: 10_000,
     });
     return { realtime, socket: () => sockets[0] ?? new FakeSocket(() => undefined) };
   }
@@ -104,7 +103,6 @@ describe('realtime client, presence part', () => {
     realtime.connect();
     socket().serverConnect();
     realtime.activity('family');
-    vi.advanceTimersByTime(10_000);
     realtime.activity();
     expect(socket().sent.filter((s) => s.event === 'activity')).toEqual([
       { event: 'activity', payload: { step: 'family' } },

@@ -43,7 +43,7 @@ export interface InactivityHandlers {
 export interface InactivityOptions {
   limitSeconds?: number;
   warningSeconds?: number;
-  /** At most one `activity` per this many ms; default 10 000. */
+  /** At most one `activity` per this many ms; default `ACTIVITY_THROTTLE_MS`. */
   throttleMs?: number;
   /**
    * A server `warning` this soon after an `activity` was sent crossed it on the wire (the
@@ -67,6 +67,11 @@ export interface InactivityMonitor {
   subscribe: (listener: () => void) => () => void;
 }
 
+/**
+ * The app's one throttle of `activity`: at most one per 10 s (the server writes the session's
+ * last activity no more often), the last of a burst sent when the 10 s are up. The realtime
+ * client passes every call on (or keeps it for the reconnect while the socket is down).
+ */
 export const ACTIVITY_THROTTLE_MS = 10_000;
 
 export function createInactivityMonitor(options: InactivityOptions = {}): InactivityMonitor {

@@ -163,24 +163,16 @@ describe('realtime client', () => {
     expect(changes).toEqual([true, false, true, false]);
   });
 
-  it('throttles activity to one event per interval', () => {
-    vi.useFakeTimers();
-    try {
-      const { client, socket } = setup();
-      client.connect();
-      socket().serverConnect();
-      client.activity();
-      client.activity();
-      expect(socket().sent.filter((s) => s.event === 'activity')).toHaveLength(1);
-      vi.advanceTimersByTime(15_000);
-      client.activity();
-      expect(socket().sent.filter((s) => s.event === 'activity')).toEqual([
-        { event: 'activity', payload: {} },
-        { event: 'activity', payload: {} },
-      ]);
-    } finally {
-      vi.useRealTimers();
-    }
+  it('passes every activity on at once while connected: the caller (the inactivity monitor) throttles', () => {
+    const { client, socket } = setup();
+    client.connect();
+    socket().serverConnect();
+    client.activity();
+    client.activity('family');
+    expect(socket().sent.filter((s) => s.event === 'activity')).toEqual([
+      { event: 'activity', payload: {} },
+      { event: 'activity', payload: { step: 'family' } },
+    ]);
   });
 
   it('remembers activity while the socket is down and sends it once, with the latest step, on reconnect', () => {
@@ -205,9 +197,7 @@ describe('realtime client', () => {
         { event: 'activity', payload: { step: 'family' } },
         { event: 'activity', payload: { step: 'contact' } },
       ]);
-      // Sent now, so the throttle counts from it; a later reconnect without activity sends nothing.
-      client.activity('contact');
-      expect(activities()).toHaveLength(2);
+      // Sent once: a later reconnect without activity meanwhile sends nothing.
       socket().dropConnection();
       socket().serverConnect();
       expect(activities()).toHaveLength(2);

@@ -29,8 +29,6 @@ export interface RealtimeDeps {
   getToken: () => string | null;
   /** How long to wait for an ack; default contract.json functionTimeoutMs. */
   ackTimeoutMs?: number;
-  /** At most one `activity` event per this many ms; default 15 000. */
-  activityThrottleMs?: number;
 }
 
 export interface RealtimeClient {
@@ -46,10 +44,12 @@ export interface RealtimeClient {
   /** Emits `call` and resolves with the raw ack (`{data}` or `{error}`), for the callable client. */
   call(name: string, data: unknown, timeoutMs: number): Promise<unknown>;
   /**
-   * Tells the server the person is active (throttled), on `step` (a step id or route name).
-   * While the socket is down, the activity is remembered (the latest step only) and one
-   * `activity` is sent as soon as it is connected again, so that the server's inactivity
-   * timer hears of what the person did offline.
+   * Tells the server the person is active, on `step` (a step id or route name). Not throttled
+   * here: the caller is the one throttle (the inactivity monitor, `presence/inactivity.ts`
+   * `ACTIVITY_THROTTLE_MS`, which also sends the last activity of a burst), and each call
+   * goes out at once. While the socket is down, the activity is remembered (the latest step
+   * only) and one `activity` is sent as soon as it is connected again, so that the server's
+   * inactivity timer hears of what the person did offline.
    */
   activity(step?: string): void;
   /**
@@ -101,7 +101,6 @@ interface Waiter {
 
 export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
   const ackTimeoutMs = deps.ackTimeoutMs ?? functionTimeoutMs;
-  const activityThrottleMs = deps.activityThrottleMs ?? 15_000;
   let socket: SocketLike | null = null;
   /** Subscribed paths and the version held for each (undefined before the first snapshot). */
   const held = new Map<string, number | undefined>();
@@ -110,7 +109,6 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
   const sessionListeners = new Set<(notice: SessionNotice) => void>();
   const connectErrorListeners = new Set<(error: Error) => void>();
   const readyListeners = new Set<(ready: boolean) => void>();
-  let lastActivity = -Infinity;
   /** Activity while the socket was down (its latest step), sent once at the next connect. */
   let missedActivity: { step: string | undefined } | null = null;
   let ready = false;
@@ -124,7 +122,6 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
   }
 
   function emitActivity(target: SocketLike, step: string | undefined): void {
-    lastActivity = Date.now();
     target.emit(ClientEvent.activity, step === undefined ? {} : { step });
   }
 
@@ -282,7 +279,6 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
         missedActivity = { step };
         return;
       }
-      if (Date.now() - lastActivity < activityThrottleMs) return;
       emitActivity(socket, step);
     },
 

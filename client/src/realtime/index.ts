@@ -20,8 +20,6 @@ export const realtime = createRealtimeClient({
       tryAllTransports: true,
     }),
   getToken,
-  // The presence module sends at most one `activity` per 10 s (the server writes no more often).
-  activityThrottleMs: 10_000,
 });
 
 export const callFunction = createCallable({
