@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Protocol, cast
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Connection, Table, select, update
+from sqlalchemy import Connection, Table, bindparam, select, update
 from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -85,6 +85,12 @@ def table_of(model: type[SQLModel]) -> Table:
     return cast(Table, model.__table__)  # type: ignore[attr-defined]
 
 
+ROW_ID = "row_id"  # the bind parameter of a row's id in the statements below (no column's name)
+SERVICE_CATEGORY = select(table_of(Service).c.category).where(
+    table_of(Service).c.id == bindparam(ROW_ID)
+)
+
+
 class Rows:
     """Documents stored as rows with a version column; the only ones clients write.
 
@@ -97,19 +103,24 @@ class Rows:
     model: type[User] | type[Appointment]
     param: str  # the path parameter holding the row's id
 
-    def get_row(self, connection: Connection, params: dict[str, str], *, for_update: bool) -> Any:
+    def __init__(self) -> None:
+        # Built once: building a statement and its cache key on every write cost as much as
+        # running it (about 0.5 ms of a cold 1.2 ms transaction, docs/benchmarks.md).
         table = table_of(self.model)
-        query = select(table).where(table.c.id == params[self.param])
-        if for_update:
-            query = query.with_for_update()
-        found = connection.execute(query).one_or_none()
+        this_row = table.c.id == bindparam(ROW_ID)
+        self._read = select(table).where(this_row)
+        self._read_for_update = self._read.with_for_update()
+        self._write = update(table).where(this_row)
+
+    def get_row(self, connection: Connection, params: dict[str, str], *, for_update: bool) -> Any:
+        query = self._read_for_update if for_update else self._read
+        found = connection.execute(query, {ROW_ID: params[self.param]}).one_or_none()
         return None if found is None else self.model(**found._mapping)
 
     def save(self, connection: Connection, row: Any, attributes: set[str]) -> None:
-        """Store the given attributes of a row read by `get_row`."""
-        table = table_of(self.model)
+        """Store the given attributes of a row read by `get_row` (the SET clause is theirs)."""
         values = {name: getattr(row, name) for name in attributes}
-        connection.execute(update(table).where(table.c.id == row.id).values(values))
+        connection.execute(self._write, {ROW_ID: row.id, **values})
 
     def meta(self, row: Any) -> DocMeta:
         raise NotImplementedError
@@ -167,10 +178,7 @@ class Appointments(Rows):
         return DocMeta(owner_uid=row.user_id, clinic_id=row.clinic_id)
 
     def write_context(self, connection: Connection, row: Any) -> WriteContext | None:
-        services = table_of(Service)
-        category = connection.execute(
-            select(services.c.category).where(services.c.id == row.service_id)
-        ).scalar_one()
+        category = connection.execute(SERVICE_CATEGORY, {ROW_ID: row.service_id}).scalar_one()
         today = datetime.now(ZoneInfo(row.timezone or "UTC")).date()
         return WriteContext(
             intake=IntakeContext(category=category, today=today),
