@@ -16,7 +16,7 @@ from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from realtime.booking.feed import feed_data, feed_path
-from realtime.booking.vacancies import compute_slots, month_days, vacancies_data, vacancies_path
+from realtime.booking.vacancies import month_data, month_days, month_times, vacancies_path
 from realtime.intake.validate import IntakeContext
 from realtime.presence_view import presence_data, presence_path
 from realtime.rules import DocMeta
@@ -199,7 +199,8 @@ class Appointments(Rows):
 
 
 class Vacancies:
-    """`vacancies/{clinicId}/{serviceId}/{YYYY-MM}`: free slots of one month."""
+    """`vacancies/{clinicId}/{serviceId}/{YYYY-MM}`: free slots of one month, from the month
+    cache at the document's current version (realtime/booking/slot_cache.py)."""
 
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
@@ -214,17 +215,13 @@ class Vacancies:
             or not await clinic_offers(session, clinic_id=clinic.id, service_id=service.id)
         ):
             return None
-        path = vacancies_path(clinic.id, service.id, params["month"])
-        version = await version_of(session, path=path)
-        slots = await compute_slots(
-            session,
-            clinic=clinic,
-            service=service,
-            first_day=days[0],
-            last_day=days[1],
-            now=utcnow(),
+        month = params["month"]
+        version = await version_of(session, path=vacancies_path(clinic.id, service.id, month))
+        now = utcnow()
+        times = await month_times(
+            session, clinic=clinic, service=service, month=month, version=version, now=now
         )
-        return Loaded(None, DocMeta(None, clinic.id), vacancies_data(clinic, slots), version)
+        return Loaded(None, DocMeta(None, clinic.id), month_data(clinic, times, now), version)
 
 
 class ClinicView:

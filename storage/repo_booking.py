@@ -4,19 +4,94 @@ Each loader is one query whatever the number of counselors, so computing a month
 slots costs a fixed number of round trips.
 """
 
+from collections.abc import Sequence
 from datetime import date, datetime
+from typing import Any
 
-from sqlalchemy import text, update
-from sqlmodel import col, or_, select
+from sqlalchemy import Select, String, bindparam, literal, text, update
+from sqlalchemy import select as sa_select
+from sqlmodel import and_, col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from storage.models import (
+    Appointment,
+    Clinic,
+    ClinicService,
     Counselor,
     CounselorException,
     CounselorHours,
     DocumentVersion,
+    Service,
     SlotClaim,
 )
+
+
+def _first_look_statement(months: int) -> Select[Any]:
+    """Built once per number of months (bound parameters `appointment_ids`, `month0`, ...):
+    building a statement costs more than running it."""
+    versions = [
+        sa_select(col(DocumentVersion.version))
+        .where(
+            col(DocumentVersion.path)
+            == literal("vacancies/", String)
+            + col(Appointment.clinic_id)
+            + "/"
+            + col(Appointment.service_id)
+            + "/"
+            + bindparam(f"month{index}", type_=String)
+        )
+        .scalar_subquery()
+        for index in range(months)
+    ]
+    return (
+        sa_select(Appointment, Clinic, Service, *versions)
+        .join(Clinic, col(Clinic.id) == Appointment.clinic_id)
+        .join(Service, col(Service.id) == Appointment.service_id)
+        .where(col(Appointment.id).in_(bindparam("appointment_ids", expanding=True)))
+    )
+
+
+MAX_LOOK_MONTHS = 3
+_FIRST_LOOKS = [_first_look_statement(months) for months in range(MAX_LOOK_MONTHS + 1)]
+
+Look = tuple[Appointment, Clinic, Service, dict[str, int]]
+
+
+async def first_looks(
+    session: AsyncSession, *, appointment_ids: Sequence[str], months: Sequence[str]
+) -> dict[str, Look]:
+    """Appointments by id with their clinic and service, and the versions of their service's
+    month documents `vacancies/{clinicId}/{serviceId}/{month}` for `months` (0 when never
+    raised; at most MAX_LOOK_MONTHS), in one statement: the first look of holds."""
+    parameters: dict[str, Any] = {f"month{index}": month for index, month in enumerate(months)}
+    parameters["appointment_ids"] = list(appointment_ids)
+    rows = await session.execute(_FIRST_LOOKS[len(months)], parameters)
+    return {
+        row[0].id: (
+            row[0],
+            row[1],
+            row[2],
+            {month: int(row[3 + index] or 0) for index, month in enumerate(months)},
+        )
+        for row in rows.all()
+    }
+
+
+async def catalog_of(
+    session: AsyncSession, *, clinic_id: str
+) -> tuple[Clinic, list[Service]] | None:
+    """A clinic and the services it offers (by id), in one statement."""
+    rows = await session.execute(
+        sa_select(Clinic, Service)
+        .join(ClinicService, col(ClinicService.clinic_id) == Clinic.id)
+        .join(Service, col(Service.id) == ClinicService.service_id)
+        .where(col(Clinic.id) == clinic_id)
+        .order_by(col(Service.id))
+    )
+    found = rows.all()
+    if not found:
+        return None
+    return found[0][0], [row[1] for row in found]
 
 
 async def counselors_of(session: AsyncSession, *, clinic_id: str) -> list[Counselor]:
@@ -96,15 +171,27 @@ async def active_claim_of(session: AsyncSession, *, appointment_id: str) -> Slot
     return rows.first()
 
 
-async def release_expired_holds(session: AsyncSession, *, counselor_id: str, now: datetime) -> None:
-    """Expired holds stop blocking at once (the sweeper job also clears them later)."""
+async def release_before_hold(
+    session: AsyncSession, *, appointment_id: str, counselor_id: str, now: datetime
+) -> None:
+    """Before a new hold, in one statement: the appointment's active claim (a newer hold
+    releases the older) and the counselor's expired holds (they stop blocking at once; the
+    sweeper job also clears them later)."""
     await session.exec(
         update(SlotClaim)
-        .where(col(SlotClaim.counselor_id) == counselor_id)
         .where(col(SlotClaim.active))
-        .where(col(SlotClaim.kind) == "hold")
-        .where(col(SlotClaim.expires_at) <= now)
+        .where(
+            or_(
+                col(SlotClaim.appointment_id) == appointment_id,
+                and_(
+                    col(SlotClaim.counselor_id) == counselor_id,
+                    col(SlotClaim.kind) == "hold",
+                    col(SlotClaim.expires_at) <= now,
+                ),
+            )
+        )
         .values(active=False)
+        .execution_options(synchronize_session=False)
     )
 
 
@@ -119,6 +206,38 @@ async def bump_version(session: AsyncSession, *, path: str) -> int:
     """Add one to a derived document's version and return it (one atomic statement)."""
     result = await session.execute(BUMP, {"path": path})
     return int(result.scalar_one())
+
+
+async def bump_versions(session: AsyncSession, *, paths: Sequence[str]) -> dict[str, int]:
+    """Add one to the version of each derived document in one statement; the new versions.
+
+    Rows are taken in path order, so two transactions raising overlapping sets cannot
+    deadlock (PostgreSQL locks the rows of a multi-row upsert in the order of its VALUES).
+    """
+    ordered = sorted(set(paths))
+    if not ordered:
+        return {}
+    values = ", ".join(f"(:p{index}, 1)" for index in range(len(ordered)))
+    statement = text(
+        f"INSERT INTO document_versions (path, version) VALUES {values} "
+        "ON CONFLICT (path) DO UPDATE SET version = document_versions.version + 1 "
+        "RETURNING path, version"
+    )
+    result = await session.execute(
+        statement, {f"p{index}": path for index, path in enumerate(ordered)}
+    )
+    return {str(path): int(version) for path, version in result.all()}
+
+
+async def versions_of(session: AsyncSession, *, paths: Sequence[str]) -> dict[str, int]:
+    """Current versions of derived documents (0 for one never raised), in one query."""
+    rows = await session.exec(
+        select(DocumentVersion.path, DocumentVersion.version).where(
+            col(DocumentVersion.path).in_(list(paths))
+        )
+    )
+    found = {path: version for path, version in rows.all()}
+    return {path: found.get(path, 0) for path in paths}
 
 
 async def version_of(session: AsyncSession, *, path: str) -> int:

@@ -56,7 +56,16 @@ async def test_a_hold_takes_the_slot_from_every_calendar(base_url: str) -> None:
         )
         taken = await watcher.hold(slot["start"], counselor)
         assert status_of(taken) == "ABORTED"
-        assert taken["error"]["details"]["alternatives"]
+        alternatives = taken["error"]["details"]["alternatives"]
+        assert len(alternatives) == 3
+        assert all(
+            a["start"] != slot["start"] or counselor not in a["counselorIds"] for a in alternatives
+        )
+        # The nearest free times first.
+        distances = [
+            abs((datetime.fromisoformat(a["start"]) - start).total_seconds()) for a in alternatives
+        ]
+        assert distances == sorted(distances)
 
 
 async def test_exactly_one_winner_when_many_race_for_one_slot(base_url: str) -> None:
@@ -101,6 +110,28 @@ async def test_a_newer_hold_releases_the_older(base_url: str) -> None:
         assert status_of(await other.hold(a["start"], a["counselorIds"][0])) == "OK"
         # Holding the same slot again renews it.
         assert status_of(await someone.hold(b["start"], b["counselorIds"][0])) == "OK"
+
+
+async def test_a_hold_moves_to_an_overlapping_time_of_the_same_counselor(base_url: str) -> None:
+    """One's own hold does not make the next half-hour of the same counselor busy."""
+    async with person(base_url) as someone:
+        slots = {s["start"]: s["counselorIds"] for s in await free_slots(someone.sock)}
+
+        def half_hour_later(start: str) -> str:
+            return (datetime.fromisoformat(start) + timedelta(minutes=30)).isoformat()
+
+        start, counselor = next(
+            (start, c)
+            for start, ids in slots.items()
+            for c in ids
+            if c in slots.get(half_hour_later(start), [])
+        )
+        later = half_hour_later(start)
+        assert status_of(await someone.hold(start, counselor)) == "OK"
+        assert status_of(await someone.hold(later, counselor)) == "OK"
+        assert (await someone.document())["time"] == later[11:16]
+        # And back again: the hold at `later` does not block its own move either.
+        assert status_of(await someone.hold(start, counselor)) == "OK"
 
 
 async def test_any_counselor(base_url: str) -> None:

@@ -1,17 +1,22 @@
 """A randomised soak of holds, moves, expiries and cancels: after every step no counselor
-has two overlapping active claims, on SQLite and on PostgreSQL."""
+has two overlapping active claims, and the free slots the server answers (from its month
+cache) are those the database holds, on SQLite and on PostgreSQL."""
 
 import asyncio
 import random
 from collections import defaultdict
 from contextlib import AsyncExitStack
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
+from typing import Any
 
 from sqlmodel import col, select
 
+from realtime.booking.vacancies import compute_slots
 from storage.db import open_database
 from storage.models import SlotClaim
+from storage.repo_catalog import get_clinic, get_service
+from storage.types import utcnow
 from tests.support.booking import Person, free_slots, person, run_job
 from tests.support.server import ServerProcess
 
@@ -39,6 +44,24 @@ async def overlaps(database_url: str) -> list[tuple[int, int]]:
     return found
 
 
+async def computed_afresh(database_url: str, first: date, last: date) -> list[dict[str, Any]]:
+    """The free slots of the cancer service straight from the database (no cache), as
+    vacancies-read answers them."""
+    db = open_database(database_url)
+    try:
+        async with db.read() as session:
+            clinic = await get_clinic(session, clinic_id="demo-clinic")
+            service = await get_service(session, service_id="cancer-b2b")
+            assert clinic is not None and service is not None
+            now = utcnow()
+            slots = await compute_slots(
+                session, clinic=clinic, service=service, first_day=first, last_day=last, now=now
+            )
+    finally:
+        await db.close()
+    return [{**s.to_wire(), "counselorIds": list(s.counselor_ids)} for s in slots]
+
+
 async def test_soak_keeps_counselors_free_of_overlaps(server: ServerProcess) -> None:
     rng = random.Random(20261125)
     base = server.url
@@ -48,6 +71,9 @@ async def test_soak_keeps_counselors_free_of_overlaps(server: ServerProcess) -> 
         ]
         # A crowded morning: neighbouring half-hours of few counselors, so moves collide.
         pool = (await free_slots(people[0].sock, days=14))[:8]
+        first = datetime.fromisoformat(pool[0]["start"]).date()
+        last = first + timedelta(days=3)
+        days = {"from": first.isoformat(), "to": last.isoformat()}
         outcomes: dict[str, int] = defaultdict(int)
         for step in range(STEPS):
             action = rng.random()
@@ -75,4 +101,12 @@ async def test_soak_keeps_counselors_free_of_overlaps(server: ServerProcess) -> 
                 people.remove(leaving)
                 people.append(await stack.enter_async_context(person(base)))
             assert await overlaps(server.env["DATABASE_URL"]) == [], f"step {step}"
+            # The server's answer (month cache, moved along by each change) is what the
+            # database says (before or after it: the minimum notice moves with the clock).
+            before = await computed_afresh(server.env["DATABASE_URL"], first, last)
+            reply = await people[0].call(
+                "vacancies-read", {"clinicId": "demo-clinic", "serviceId": "cancer", **days}
+            )
+            after = await computed_afresh(server.env["DATABASE_URL"], first, last)
+            assert reply["data"]["slots"] in (before, after), f"step {step}"
     assert outcomes["ok"] > 10 and outcomes["ABORTED"] > 5, outcomes

@@ -3,6 +3,7 @@
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -119,3 +120,32 @@ async def test_a_hold_on_one_node_reaches_calendars_on_the_other(
             s for s in watcher.sock.pushes[doc][-1]["data"]["slots"] if s["start"] == slot["start"]
         ]
         assert not same or counselor not in same[0]["counselorIds"]
+
+
+async def test_each_node_answers_free_slots_changed_through_the_other(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    """Each node keeps its own month cache: a hold or a cancel through one node must show in
+    the other's answers at once (it reads the month's version, raised by the first)."""
+    a, b = two_nodes
+
+    def counselors_at(slots: list[dict[str, Any]], start: str) -> list[str]:
+        return next((s["counselorIds"] for s in slots if s["start"] == start), [])
+
+    async with person(a.url) as holder, person(b.url) as reader:
+        slot = (await free_slots(reader.sock))[16]  # node b has computed the months
+        counselor = slot["counselorIds"][0]
+        assert "data" in await holder.hold(slot["start"], counselor)
+        on_b = await free_slots(reader.sock)
+        assert counselor not in counselors_at(on_b, slot["start"])
+        # Node a moved its cached months along with its own change; node b computed them
+        # again from the database: the same answer.
+        assert await free_slots(holder.sock) == on_b
+        taken = await reader.hold(slot["start"], counselor)
+        assert taken["error"]["status"] == "ABORTED"
+        cancelled = await holder.call(
+            "appointment-cancel", {"appointmentId": holder.appointment_id, "reason": "test"}
+        )
+        assert cancelled == {"data": {"status": "cancelled"}}
+        assert counselor in counselors_at(await free_slots(reader.sock), slot["start"])
+        assert "data" in await reader.hold(slot["start"], counselor)

@@ -7,7 +7,8 @@ Rules (each is tested in tests/test_booking*.py):
    claims. Two processes racing for one slot: exactly one insert commits, the other gets
    SlotTaken (ABORTED on the wire).
 2. An appointment has at most one active claim (unique index). A newer hold releases the
-   older one in the same transaction; if the newer one fails, the older one stays.
+   older one in the same transaction; if the newer one fails, the older one stays (the
+   transaction is rolled back as a whole).
 3. Holding the slot one already holds renews it (a new expiry), nothing else.
 4. An expired hold no longer blocks anyone: the hold transaction deactivates the counselor's
    expired holds before inserting, and the expire-holds job clears the rest.
@@ -17,10 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from storage.models import Appointment, Service, SlotClaim
-from storage.repo_booking import active_claim_of, overlapping_claim, release_expired_holds
+from storage.repo_booking import active_claim_of, overlapping_claim, release_before_hold
 
 
 class SlotTaken(Exception):
@@ -43,7 +45,12 @@ async def place_hold(
     expires_at: datetime,
     now: datetime,
     check_overlap: bool,
+    savepoint: bool = True,
 ) -> HoldResult:
+    """Three statements on PostgreSQL (the appointment's claim, the release, the insert):
+    the older hold and the counselor's expired holds go in one UPDATE. The insert runs in a
+    savepoint so that the caller's transaction survives SlotTaken; `savepoint=False` (two
+    round trips fewer) when the caller abandons its transaction on SlotTaken anyway."""
     existing = await active_claim_of(session, appointment_id=appointment.id)
     if (
         existing is not None
@@ -53,10 +60,14 @@ async def place_hold(
     ):
         existing.expires_at = expires_at
         return HoldResult(existing, None)
+    await release_before_hold(
+        session,
+        appointment_id=appointment.id,
+        counselor_id=counselor_id,
+        now=now,
+    )
     if existing is not None:
-        existing.active = False
-        await session.flush()
-    await release_expired_holds(session, counselor_id=counselor_id, now=now)
+        set_committed_value(existing, "active", False)  # as the UPDATE left it
     end = start + timedelta(minutes=service.session_minutes)
     blocked_until = end + timedelta(minutes=service.buffer_minutes)
     if check_overlap and await overlapping_claim(
@@ -76,7 +87,11 @@ async def place_hold(
         created=now,
     )
     try:
-        async with session.begin_nested():
+        if savepoint:
+            async with session.begin_nested():
+                session.add(claim)
+                await session.flush()
+        else:
             session.add(claim)
             await session.flush()
     except IntegrityError:

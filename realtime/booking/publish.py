@@ -1,31 +1,217 @@
 """After a claim changes: new versions and snapshots of the derived documents it affects.
 
 A claim of a counselor changes the free slots of every service of the clinic for the month
-it falls in, and the clinic's bookings feed (realtime/documents.py `publish_derived`).
+it falls in (and the neighbouring month when the claim is within one session and buffer of
+the month's edge: slots on either side of midnight overlap it), and the clinic's bookings
+feed.
+
+How, for speed (docs/benchmarks.md, "Booking"), keeping the order of PROTOCOL section 3:
+- every affected document is locked (in path order, so that two publishers cannot deadlock)
+  and all their versions are raised in one statement; on PostgreSQL one connection, without
+  a transaction, serves the catalog, the versions and the pushes (each session costs the
+  pool's pre-ping: realtime/booking/sessions.py);
+- when the caller says what changed (`ClaimChange`), this process's cached months move to the
+  new versions by applying it (slot_cache.py `advance`), without a query;
+- then each is computed and pushed in turn, its lock released right after its push, the
+  document of the claim's own service first (that is the calendar people are looking at);
+- a document nobody follows is not computed at all when this process is the only node (no
+  Redis): its new version is enough for the next reader, who computes it through the month
+  cache. With Redis, followers may sit on other nodes, so every document is pushed.
 """
 
-from datetime import datetime
+from collections.abc import Sequence
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
 
-from realtime.booking.feed import feed_path
-from realtime.booking.vacancies import (
-    month_of,
-    vacancies_path,
-)
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from realtime.booking.feed import feed_data, feed_path
+from realtime.booking.schedule import Busy
+from realtime.booking.sessions import autocommit
+from realtime.booking.slot_cache import cache_for
+from realtime.booking.vacancies import month_data, month_of, month_times, vacancies_path
 from realtime.documents import publish_derived
+from realtime.push import NAMESPACE, LocalManager
 from realtime.state import AppState
-from storage.repo_catalog import clinic_service_ids, get_clinic
+from storage.models import Clinic, Service, SlotClaim
+from storage.repo_booking import bump_versions, catalog_of
+from storage.types import utcnow
+
+Document = tuple[str, Service | None, str]  # path, service (None: the feed), month
 
 
-async def publish_claim_change(state: AppState, *, clinic_id: str, moments: list[datetime]) -> None:
-    async with state.db.read() as session:
-        clinic = await get_clinic(session, clinic_id=clinic_id)
-        service_ids = await clinic_service_ids(session, clinic_id=clinic_id)
-    if clinic is None:
+@dataclass(frozen=True)
+class ClaimChange:
+    """What a committed change did to the claims, when the caller knows it: the month cache
+    then moves to the new version without a new computation (slot_cache.py `advance`)."""
+
+    added: list[Busy] = field(default_factory=list)
+    removed: list[Busy] = field(default_factory=list)
+    expires_at: datetime | None = None  # of the added hold
+
+    @classmethod
+    def of(cls, added: SlotClaim | None = None, removed: SlotClaim | None = None) -> "ClaimChange":
+        return cls(
+            [busy_of(added)] if added is not None else [],
+            [busy_of(removed)] if removed is not None else [],
+            added.expires_at if added is not None else None,
+        )
+
+
+def busy_of(claim: SlotClaim) -> Busy:
+    return Busy(claim.counselor_id, claim.start, claim.blocked_until, claim.appointment_id)
+
+
+async def publish_claim_change(
+    state: AppState,
+    *,
+    clinic_id: str,
+    moments: list[datetime],
+    service_id: str | None = None,
+    change: ClaimChange | None = None,
+) -> None:
+    """`moments`: starts of the claims that changed; `service_id`: the claim's service,
+    whose documents are pushed first; `change`: what changed, when known."""
+    if state.db.sqlite:  # a read, then the write transaction of the versions
+        async with state.db.read() as session:
+            found = await catalog_of(session, clinic_id=clinic_id)
+        if found is not None:
+            documents = _documents(*found, moments, service_id)
+            await _publish(state, found[0], documents, change, None)
         return
-    for month in sorted({month_of(moment, clinic.timezone) for moment in moments}):
-        for service_id in service_ids:
-            await publish_derived(state, vacancies_path(clinic_id, service_id, month))
-    await publish_feed(state, clinic_id=clinic_id)
+    # PostgreSQL: one connection (no transaction) for the catalog, the versions and the pushes.
+    async with autocommit(state.db) as session:
+        found = await catalog_of(session, clinic_id=clinic_id)
+        if found is not None:
+            documents = _documents(*found, moments, service_id)
+            await _publish(state, found[0], documents, change, session)
+
+
+def _documents(
+    clinic: Clinic, services: list[Service], moments: list[datetime], service_id: str | None
+) -> list[Document]:
+    """The month documents of every service that the claims can touch, in push order, and
+    the bookings feed."""
+    services.sort(key=lambda s: s.id != service_id)  # stable: the claim's service first
+    reach = timedelta(
+        minutes=max((s.session_minutes + s.buffer_minutes for s in services), default=0)
+    )
+    months = affected_months(moments, clinic.timezone, reach)
+    documents: list[Document] = [
+        (vacancies_path(clinic.id, service.id, month), service, month)
+        for month in months
+        for service in services
+    ]
+    documents.append((feed_path(clinic.id), None, ""))
+    return documents
+
+
+def affected_months(moments: list[datetime], timezone: str, reach: timedelta) -> list[str]:
+    """Months whose free slots a claim starting at one of `moments` can change: a slot
+    overlaps it when it starts less than a session and buffer (`reach`, the longest of the
+    clinic's services) before the claim or before its end and buffer. The months of the
+    moments themselves come first."""
+    own = [month_of(moment, timezone) for moment in moments]
+    near = {month_of(moment + shift, timezone) for moment in moments for shift in (-reach, reach)}
+    return list(dict.fromkeys([*own, *sorted(near)]))
+
+
+def _followed(state: AppState, path: str) -> bool:
+    """Might anyone receive a push of `path`? Only this node's rooms are known; with Redis
+    (a pub/sub manager) other nodes may have followers."""
+    manager = state.publisher.sio.manager
+    if not isinstance(manager, LocalManager):
+        return True
+    return bool(manager.rooms.get(NAMESPACE, {}).get(path))
+
+
+async def _publish(
+    state: AppState,
+    clinic: Clinic,
+    documents: Sequence[Document],
+    change: ClaimChange | None,
+    session: AsyncSession | None,
+) -> None:
+    """`session`: an autocommit session to use throughout (PostgreSQL), or None (SQLite:
+    a write transaction for the versions, read sessions for the pushes)."""
+    locks: dict[str, AsyncExitStack] = {}
+    paths = [path for path, _, _ in documents]
+    try:
+        for path in sorted(paths):
+            stack = AsyncExitStack()
+            await stack.enter_async_context(state.publisher.ordered(path))
+            locks[path] = stack
+        if session is None:
+            async with state.db.write() as writing:
+                versions = await bump_versions(writing, paths=paths)
+        else:
+            versions = await bump_versions(session, paths=paths)
+        if change is not None:
+            _advance(state, clinic, documents, versions, change)
+        await _push_all(state, clinic, documents, versions, locks, session)
+    finally:
+        for stack in locks.values():
+            await stack.aclose()
+
+
+def _advance(
+    state: AppState,
+    clinic: Clinic,
+    documents: Sequence[Document],
+    versions: dict[str, int],
+    change: ClaimChange,
+) -> None:
+    """Move this process's cached months to their new versions (followed or not: the next
+    hold's first look reads them too)."""
+    cache = cache_for(str(state.db.engine.url))
+    now = utcnow()
+    for path, service, month in documents:
+        if service is not None:
+            cache.advance(
+                (clinic.id, service.id, month),
+                version=versions[path],
+                now=now,
+                added=change.added,
+                removed=change.removed,
+                expires_at=change.expires_at,
+            )
+
+
+async def _push_all(
+    state: AppState,
+    clinic: Clinic,
+    documents: Sequence[Document],
+    versions: dict[str, int],
+    locks: dict[str, AsyncExitStack],
+    session: AsyncSession | None,
+) -> None:
+    """Compute and push each followed document in turn, releasing its lock after its push."""
+    for path, service, month in documents:
+        if _followed(state, path):
+            if session is None:
+                async with state.db.read() as own:
+                    data = await _data(own, clinic, service, month, versions[path])
+            else:
+                data = await _data(session, clinic, service, month, versions[path])
+            await state.publisher.push(
+                {"path": path, "exists": True, "data": data, "version": versions[path]}
+            )
+        await locks.pop(path).aclose()
+
+
+async def _data(
+    session: AsyncSession, clinic: Clinic, service: Service | None, month: str, version: int
+) -> dict[str, Any]:
+    """A document's data at `version`."""
+    if service is None:
+        return await feed_data(session, clinic_id=clinic.id)
+    now = utcnow()
+    times = await month_times(
+        session, clinic=clinic, service=service, month=month, version=version, now=now
+    )
+    return month_data(clinic, times, now)
 
 
 async def publish_feed(state: AppState, *, clinic_id: str) -> None:

@@ -1,7 +1,14 @@
-"""Free slots of a clinic's service: the vacancies-read answer and the month documents."""
+"""Free slots of a clinic's service: the vacancies-read answer, the month documents, a hold's
+check of the chosen time; all through the month cache (realtime/booking/slot_cache.py).
+
+Months are the unit: a range of days is read as the months that cover it, each computed once
+per version of its `vacancies/{clinicId}/{serviceId}/{YYYY-MM}` document and cut per reader.
+"""
 
 import re
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -10,14 +17,21 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from realtime.booking.schedule import (
     Busy,
     DatedChange,
+    FreeTimes,
     ServiceRules,
     Slot,
     WeeklyHours,
-    free_slots,
     local_time,
 )
+from realtime.booking.slot_cache import Computed, cache_for
 from storage.models import Clinic, Service
-from storage.repo_booking import claims_between, counselors_of, exceptions_of, hours_of
+from storage.repo_booking import (
+    claims_between,
+    counselors_of,
+    exceptions_of,
+    hours_of,
+    versions_of,
+)
 
 MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 
@@ -48,10 +62,61 @@ def month_days(month: str) -> tuple[date, date] | None:
     return first, following - timedelta(days=1)
 
 
+def months_between(first_day: date, last_day: date) -> list[str]:
+    """`YYYY-MM` of every month from the one of `first_day` to the one of `last_day`."""
+    months = []
+    day = first_day.replace(day=1)
+    while day <= last_day:
+        months.append(day.strftime("%Y-%m"))
+        day = (day.replace(day=28) + timedelta(days=4)).replace(day=1)
+    return months
+
+
 def day_start_utc(day: date, timezone: str) -> datetime:
     moment = local_time(day, time(0), ZoneInfo(timezone))
     assert moment is not None  # midnight exists in every zone the clinics use
     return moment.astimezone(UTC)
+
+
+def database_of(session: AsyncSession) -> str:
+    return str(session.get_bind().engine.url)
+
+
+async def load_free_times(
+    session: AsyncSession,
+    *,
+    clinic: Clinic,
+    service: Service,
+    first_day: date,
+    last_day: date,
+    now: datetime,
+) -> Computed:
+    """Four queries, whatever the number of counselors; claims of the neighbouring days
+    count too (a claim late on the eve can block the first starts)."""
+    counselors = await counselors_of(session, clinic_id=clinic.id)
+    hours = await hours_of(session, clinic_id=clinic.id)
+    changes = await exceptions_of(
+        session, clinic_id=clinic.id, first_day=first_day, last_day=last_day
+    )
+    claims = await claims_between(
+        session,
+        clinic_id=clinic.id,
+        start=day_start_utc(first_day, clinic.timezone) - timedelta(days=1),
+        end=day_start_utc(last_day + timedelta(days=1), clinic.timezone) + timedelta(days=1),
+        now=now,
+    )
+    times = FreeTimes(
+        timezone=clinic.timezone,
+        first_day=first_day,
+        last_day=last_day,
+        rules=rules_of(service),
+        counselor_ids=[c.id for c in counselors],
+        hours=[WeeklyHours(h.counselor_id, h.weekday, h.start, h.end) for h in hours],
+        changes=[DatedChange(c.counselor_id, c.day, c.kind, c.start, c.end) for c in changes],
+        busy=[Busy(c.counselor_id, c.start, c.blocked_until, c.appointment_id) for c in claims],
+    )
+    expiries = [c.expires_at for c in claims if c.expires_at is not None]
+    return Computed(times, min(expiries, default=None))
 
 
 async def compute_slots(
@@ -65,37 +130,145 @@ async def compute_slots(
     window: tuple[date, date] | None = None,
     ignore_appointment_id: str | None = None,
 ) -> list[Slot]:
-    """Four queries, whatever the number of counselors. `ignore_appointment_id`: its own
-    claim does not make a slot busy (moving one's hold to an overlapping time)."""
-    counselors = await counselors_of(session, clinic_id=clinic.id)
-    hours = await hours_of(session, clinic_id=clinic.id)
-    changes = await exceptions_of(
-        session, clinic_id=clinic.id, first_day=first_day, last_day=last_day
+    """Uncached: four queries, whatever the number of counselors. `ignore_appointment_id`:
+    its own claim does not make a slot busy (moving one's hold to an overlapping time)."""
+    computed = await load_free_times(
+        session, clinic=clinic, service=service, first_day=first_day, last_day=last_day, now=now
     )
-    claims = await claims_between(
-        session,
-        clinic_id=clinic.id,
-        start=day_start_utc(first_day, clinic.timezone) - timedelta(days=1),
-        end=day_start_utc(last_day + timedelta(days=1), clinic.timezone) + timedelta(days=1),
+    return computed.times.slots(now=now, window=window, ignore_appointment_id=ignore_appointment_id)
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """The free times of the consecutive months covering a range of days, as cached."""
+
+    months: tuple[FreeTimes, ...]
+
+    def slots(
+        self,
+        *,
+        now: datetime,
+        first_day: date,
+        last_day: date,
+        window: tuple[date, date] | None = None,
+        ignore_appointment_id: str | None = None,
+    ) -> list[Slot]:
+        return [
+            slot
+            for times in self.months
+            for slot in times.slots(
+                now=now,
+                first_day=first_day,
+                last_day=last_day,
+                window=window,
+                ignore_appointment_id=ignore_appointment_id,
+            )
+        ]
+
+    def nearest(
+        self,
+        start: datetime,
+        count: int,
+        *,
+        now: datetime,
+        first_day: date,
+        last_day: date,
+        window: tuple[date, date] | None = None,
+        ignore_appointment_id: str | None = None,
+    ) -> list[Slot]:
+        """The `count` slots nearest to `start`, nearest first (the earlier on a tie)."""
+        candidates = [
+            slot
+            for times in self.months
+            for slot in times.nearest(
+                start,
+                count,
+                now=now,
+                first_day=first_day,
+                last_day=last_day,
+                window=window,
+                ignore_appointment_id=ignore_appointment_id,
+            )
+        ]
+        return sorted(candidates, key=lambda slot: (abs(slot.start - start), slot.start))[:count]
+
+    def wire(
+        self,
+        *,
+        now: datetime,
+        first_day: date,
+        last_day: date,
+        window: tuple[date, date] | None = None,
+    ) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        for times in self.months:
+            found += times.wire(now=now, first_day=first_day, last_day=last_day, window=window)
+        return found
+
+
+async def month_times(
+    session: AsyncSession,
+    *,
+    clinic: Clinic,
+    service: Service,
+    month: str,
+    version: int,
+    now: datetime,
+) -> FreeTimes:
+    """The free times of one month at `version` (read by the caller before) or later."""
+    days = month_days(month)
+    assert days is not None
+    return await cache_for(database_of(session)).get(
+        (clinic.id, service.id, month),
+        version=version,
         now=now,
-    )
-    return free_slots(
-        timezone=clinic.timezone,
-        first_day=first_day,
-        last_day=last_day,
-        now=now,
-        rules=rules_of(service),
-        counselor_ids=[c.id for c in counselors],
-        hours=[WeeklyHours(h.counselor_id, h.weekday, h.start, h.end) for h in hours],
-        changes=[DatedChange(c.counselor_id, c.day, c.kind, c.start, c.end) for c in changes],
-        busy=[
-            Busy(c.counselor_id, c.start, c.blocked_until)
-            for c in claims
-            if c.appointment_id != ignore_appointment_id
-        ],
-        window=window,
+        load=partial(
+            load_free_times,
+            session,
+            clinic=clinic,
+            service=service,
+            first_day=days[0],
+            last_day=days[1],
+            now=now,
+        ),
     )
 
 
-def vacancies_data(clinic: Clinic, slots: list[Slot]) -> dict[str, Any]:
-    return {"timezone": clinic.timezone, "slots": [slot.to_wire() for slot in slots]}
+async def calendar(
+    session: AsyncSession,
+    *,
+    clinic: Clinic,
+    service: Service,
+    first_day: date,
+    last_day: date,
+    now: datetime,
+    versions: dict[str, int] | None = None,
+) -> Calendar:
+    """The months covering `first_day`..`last_day`: one query for their versions (unless
+    `versions`, by month, were read already), then the cache (four more queries for each
+    month computed)."""
+    months = months_between(first_day, last_day)
+    if versions is None or any(month not in versions for month in months):
+        paths = {month: vacancies_path(clinic.id, service.id, month) for month in months}
+        found = await versions_of(session, paths=list(paths.values()))
+        versions = {month: found[path] for month, path in paths.items()}
+    return Calendar(
+        tuple(
+            [
+                await month_times(
+                    session,
+                    clinic=clinic,
+                    service=service,
+                    month=month,
+                    version=versions[month],
+                    now=now,
+                )
+                for month in months
+            ]
+        )
+    )
+
+
+def month_data(clinic: Clinic, times: FreeTimes, now: datetime) -> dict[str, Any]:
+    """`data` of a month document: what can be booked at `now`."""
+    return {"timezone": clinic.timezone, "slots": times.wire(now=now)}

@@ -12,11 +12,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from realtime.booking.confirm import confirm_booking
 from realtime.booking.holds import SlotTaken, place_hold
+from realtime.booking.looks import looks_for
 from realtime.booking.notify import booking_mails
-from realtime.booking.publish import publish_claim_change, publish_feed
+from realtime.booking.publish import ClaimChange, publish_claim_change, publish_feed
 from realtime.booking.schedule import Slot, pregnancy_window
+from realtime.booking.sessions import autocommit
 from realtime.booking.status import STAFF_OUTCOMES, transition
-from realtime.booking.vacancies import compute_slots
+from realtime.booking.vacancies import Calendar, calendar, months_between
 from realtime.collections import appointment_data
 from realtime.dispatch import CallContext, callable_function
 from realtime.documents import mark_changed, push_row
@@ -37,6 +39,7 @@ from storage.types import iso, utcnow
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 MAX_RANGE_DAYS = 62
 ALTERNATIVES = 3
+ALTERNATIVE_DAYS = timedelta(days=3)  # alternatives come from the chosen day and 3 either side
 ANY_COUNSELOR = "any"
 Day = Annotated[str, StringConstraints(pattern=ISO_DAY.pattern)]
 
@@ -98,7 +101,7 @@ async def vacancies_read(context: CallContext, request: VacanciesRead) -> dict[s
         raise FunctionError(
             "INVALID_ARGUMENT", f"Ask for at most {MAX_RANGE_DAYS} days, from before to."
         )
-    async with context.state.db.read() as session:
+    async with autocommit(context.state.db) as session:  # reads that need no snapshot
         entry = await resolve_entry(
             session,
             clinic_id=request.clinicId,
@@ -109,16 +112,12 @@ async def vacancies_read(context: CallContext, request: VacanciesRead) -> dict[s
         assert service is not None
         own = await open_appointment(session, user_id=who.uid)
         mine = own if own and own.service_id == service.id else None
-        slots = await compute_slots(
-            session,
-            clinic=entry.clinic,
-            service=service,
-            first_day=first,
-            last_day=last,
-            now=utcnow(),
-            window=_window(service, mine),
+        now = utcnow()
+        months = await calendar(
+            session, clinic=entry.clinic, service=service, first_day=first, last_day=last, now=now
         )
-    return {"timezone": entry.clinic.timezone, "slots": [s.to_wire() for s in slots]}
+    slots = months.wire(now=now, first_day=first, last_day=last, window=_window(service, mine))
+    return {"timezone": entry.clinic.timezone, "slots": slots}
 
 
 # appointment-hold -----------------------------------------------------------------------
@@ -137,6 +136,7 @@ class Booked:
     appointment: Appointment
     moments: list[datetime]
     mails: list[Queued]
+    change: ClaimChange | None = None  # what it did to the claims, when it changed them
 
 
 async def _owned(session: AsyncSession, who: Identity, appointment_id: str) -> Appointment:
@@ -153,25 +153,79 @@ async def _catalog(session: AsyncSession, row: Appointment) -> tuple[Clinic, Ser
     return clinic, service
 
 
-async def _day_slots(
-    session: AsyncSession,
-    clinic: Clinic,
-    service: Service,
-    row: Appointment,
-    day: date,
-    *,
-    spread_days: int = 0,
-) -> list[Slot]:
-    return await compute_slots(
-        session,
-        clinic=clinic,
-        service=service,
-        first_day=day - timedelta(days=spread_days),
-        last_day=day + timedelta(days=spread_days),
-        now=utcnow(),
-        window=_window(service, row),
-        ignore_appointment_id=row.id,
-    )
+class Refused(Exception):
+    """The time cannot be held: ABORTED on the wire, with the nearest free times."""
+
+    def __init__(self, alternatives: list[dict[str, object]]) -> None:
+        super().__init__("refused")
+        self.alternatives = alternatives
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a hold asks for, and the free times around it (from the month cache)."""
+
+    row: Appointment
+    clinic: Clinic
+    service: Service
+    start: datetime
+    day: date
+    near: Calendar
+    now: datetime
+
+    def offered(self, row: Appointment) -> Slot | None:
+        """The slot at `start` as this appointment sees it (its own hold does not block it)."""
+        slots = self.near.slots(
+            now=self.now,
+            first_day=self.day,
+            last_day=self.day,
+            window=_window(self.service, row),
+            ignore_appointment_id=row.id,
+        )
+        return next((s for s in slots if s.start == self.start), None)
+
+    def alternatives(self, taken: str | None = None) -> list[dict[str, object]]:
+        """The nearest free times of the chosen day and 3 either side; `taken`: the counselor
+        the database just refused at `start` (a claim the cached months do not show yet)."""
+        first, last = self.day - ALTERNATIVE_DAYS, self.day + ALTERNATIVE_DAYS
+        window = _window(self.service, self.row)
+        if taken is None:
+            nearest = self.near.nearest(
+                self.start,
+                ALTERNATIVES,
+                now=self.now,
+                first_day=first,
+                last_day=last,
+                window=window,
+                ignore_appointment_id=self.row.id,
+            )
+            return [slot.to_wire() for slot in nearest]
+        slots = self.near.slots(
+            now=self.now,
+            first_day=first,
+            last_day=last,
+            window=window,
+            ignore_appointment_id=self.row.id,
+        )
+        return _nearest(_without(slots, taken, self.start, self.service), self.start)
+
+
+def _without(slots: list[Slot], counselor_id: str, start: datetime, service: Service) -> list[Slot]:
+    """`slots` with the counselor busy over a session and buffer from `start`."""
+    span = timedelta(minutes=service.session_minutes + service.buffer_minutes)
+    kept = []
+    for slot in slots:
+        if (
+            counselor_id in slot.counselor_ids
+            and slot.start < start + span
+            and start < slot.start + span
+        ):
+            ids = tuple(c for c in slot.counselor_ids if c != counselor_id)
+            if ids:
+                kept.append(Slot(slot.start, slot.end, ids))
+        else:
+            kept.append(slot)
+    return kept
 
 
 def _nearest(slots: list[Slot], start: datetime) -> list[dict[str, object]]:
@@ -179,42 +233,84 @@ def _nearest(slots: list[Slot], start: datetime) -> list[dict[str, object]]:
     return [s.to_wire() for s in ranked[:ALTERNATIVES]]
 
 
-async def _hold(state: AppState, who: Identity, request: AppointmentHold) -> Booked:
+async def _choice(state: AppState, who: Identity, request: AppointmentHold) -> Choice:
+    """Read-only first look: whose appointment, may it move, and the months around the
+    chosen day. One statement when those months are cached (no lock, no transaction)."""
     start = _moment(request.start)
+    # The chosen day, in whatever zone the clinic has, is within a day of the UTC one: these
+    # months cover it and the alternatives' days either side.
+    months = months_between(
+        start.date() - ALTERNATIVE_DAYS - timedelta(days=2),
+        start.date() + ALTERNATIVE_DAYS + timedelta(days=2),
+    )
+    look = await looks_for(state.db).get(request.appointmentId, months)
+    if look is None or look.row.user_id != who.uid:
+        raise FunctionError("PERMISSION_DENIED", "You do not have access to this document.")
+    row, clinic, service = look.row, look.clinic, look.service
+    if row.status != "draft":
+        raise FunctionError("ABORTED", "This appointment can no longer change its time.")
+    day = start.astimezone(ZoneInfo(clinic.timezone)).date()
+    now = utcnow()
+    # The months are cached at those versions (no session), unless someone changed them.
+    async with autocommit(state.db) as session:
+        near = await calendar(
+            session,
+            clinic=clinic,
+            service=service,
+            first_day=day - ALTERNATIVE_DAYS,
+            last_day=day + ALTERNATIVE_DAYS,
+            now=now,
+            versions=look.versions,
+        )
+    return Choice(row, clinic, service, start, day, near, now)
+
+
+def _counselor(offered: Slot | None, requested: str) -> str | None:
+    if offered is None:
+        return None
+    if requested == ANY_COUNSELOR:
+        return offered.counselor_ids[0]
+    return requested if requested in offered.counselor_ids else None
+
+
+async def _hold(state: AppState, who: Identity, request: AppointmentHold) -> Booked:
+    """A time that is not free in the cached months is refused without a write transaction
+    (most refusals: someone holds it); one that is goes to the database, whose constraint
+    decides between racers."""
+    choice = await _choice(state, who, request)
+    if _counselor(choice.offered(choice.row), request.counselorId) is None:
+        raise Refused(choice.alternatives())
+    clinic, service, start = choice.clinic, choice.service, choice.start
     async with state.db.write() as session:
         row = await _owned(session, who, request.appointmentId)
         if row.status != "draft":
             raise FunctionError("ABORTED", "This appointment can no longer change its time.")
-        clinic, service = await _catalog(session, row)
-        day = start.astimezone(ZoneInfo(clinic.timezone)).date()
-        offered = next(
-            (s for s in await _day_slots(session, clinic, service, row, day) if s.start == start),
-            None,
-        )
-        counselor_id = request.counselorId
-        if counselor_id == ANY_COUNSELOR and offered is not None:
-            counselor_id = offered.counselor_ids[0]
-        if offered is None or counselor_id not in offered.counselor_ids:
-            raise SlotTaken
+        counselor_id = _counselor(choice.offered(row), request.counselorId)
+        if counselor_id is None:
+            raise Refused(choice.alternatives())
         now = utcnow()
         expires_at = now + timedelta(minutes=state.settings.hold_minutes)
-        held = await place_hold(
-            session,
-            appointment=row,
-            service=service,
-            counselor_id=counselor_id,
-            start=start,
-            expires_at=expires_at,
-            now=now,
-            check_overlap=state.db.sqlite,
-        )
+        try:
+            held = await place_hold(
+                session,
+                appointment=row,
+                service=service,
+                counselor_id=counselor_id,
+                start=start,
+                expires_at=expires_at,
+                now=now,
+                check_overlap=state.db.sqlite,
+                savepoint=False,  # refused: the whole transaction is rolled back
+            )
+        except SlotTaken:
+            raise Refused(choice.alternatives(taken=counselor_id)) from None
         local = start.astimezone(ZoneInfo(clinic.timezone))
         row.counselor_id = counselor_id
         row.date, row.time = local.strftime("%Y-%m-%d"), local.strftime("%H:%M")
         row.hold_expires_at = expires_at
         mark_changed(row, now)
     moments = [start] + ([held.released.start] if held.released else [])
-    return Booked(row, moments, [])
+    return Booked(row, moments, [], ClaimChange.of(held.claim, held.released))
 
 
 @callable_function("appointment-hold", AppointmentHold)
@@ -226,29 +322,20 @@ async def appointment_hold(context: CallContext, request: AppointmentHold) -> di
         async with state.publisher.ordered(path):
             booked = await _hold(state, who, request)
             await push_row(state, path, booked.appointment)
-    except SlotTaken:
+    except Refused as refused:
         raise FunctionError(
             "ABORTED",
             "This time has just been taken. Please choose another.",
-            {"alternatives": await _alternatives(state, who, request)},
+            {"alternatives": refused.alternatives},
         ) from None
     await publish_claim_change(
-        state, clinic_id=booked.appointment.clinic_id, moments=booked.moments
+        state,
+        clinic_id=booked.appointment.clinic_id,
+        moments=booked.moments,
+        service_id=booked.appointment.service_id,
+        change=booked.change,
     )
     return {"holdExpiresAt": iso(booked.appointment.hold_expires_at)}
-
-
-async def _alternatives(
-    state: AppState, who: Identity, request: AppointmentHold
-) -> list[dict[str, object]]:
-    start = _moment(request.start)
-    async with state.db.read() as session:
-        row = await get_appointment(session, appointment_id=request.appointmentId)
-        if row is None or row.user_id != who.uid:
-            return []
-        clinic, service = await _catalog(session, row)
-        day = start.astimezone(ZoneInfo(clinic.timezone)).date()
-        return _nearest(await _day_slots(session, clinic, service, row, day, spread_days=3), start)
 
 
 # appointment-updateStatus -----------------------------------------------------------------
@@ -347,9 +434,11 @@ async def appointment_cancel(context: CallContext, request: AppointmentCancel) -
             claim = await active_claim_of(session, appointment_id=row.id)
             moments: list[datetime] = []
             mails: list[Queued] = []
+            freed: ClaimChange | None = None
             if claim is not None:
                 claim.active = False
                 moments.append(claim.start)
+                freed = ClaimChange.of(removed=claim)
                 if claim.kind == "booking" or row.join_url:
                     mails = await booking_mails(
                         state.mailer,
@@ -373,7 +462,13 @@ async def appointment_cancel(context: CallContext, request: AppointmentCancel) -
     for queued in mails:
         state.mailer.deliver(queued)
     if moments:
-        await publish_claim_change(state, clinic_id=row.clinic_id, moments=moments)
+        await publish_claim_change(
+            state,
+            clinic_id=row.clinic_id,
+            moments=moments,
+            service_id=row.service_id,
+            change=freed,
+        )
     else:
         await publish_feed(state, clinic_id=row.clinic_id)
     for session_id in ended:

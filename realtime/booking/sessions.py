@@ -1,0 +1,44 @@
+"""Sessions for the booking hot paths, with as few round trips as the database allows.
+
+On PostgreSQL (asyncpg) a session costs, besides its statements: the pool's pre-ping when it
+takes a connection (storage/db.py sets `pool_pre_ping`; with asyncpg that is three round
+trips: BEGIN, `;`, ROLLBACK), then BEGIN before the first statement and ROLLBACK or COMMIT
+at the end. Statements that each stand alone need no transaction: a read (PostgreSQL's
+default READ COMMITTED gives every statement its own snapshot anyway) or a write of one
+atomic statement. In AUTOCOMMIT they save two round trips per session, which is most of a
+refused hold's cost (docs/benchmarks.md, "Booking").
+
+SQLite keeps its transactions: its writers are serialised by BEGIN IMMEDIATE (storage/db.py)
+and its round trips are thread hops, not network.
+"""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from storage.db import Database
+
+_ENGINES: dict[int, tuple[Database, AsyncEngine]] = {}
+
+
+def _autocommit_engine(db: Database) -> AsyncEngine:
+    """The database's engine (same pool) with AUTOCOMMIT connections."""
+    found = _ENGINES.get(id(db))
+    if found is None or found[0] is not db:
+        found = _ENGINES[id(db)] = (db, db.engine.execution_options(isolation_level="AUTOCOMMIT"))
+    return found[1]
+
+
+@asynccontextmanager
+async def autocommit(db: Database) -> AsyncIterator[AsyncSession]:
+    """A session whose every statement commits on its own on PostgreSQL (reads, or a write
+    of one atomic statement); a plain read session on SQLite. Like any session, it takes a
+    connection only for its first statement: one that runs none costs nothing."""
+    if db.sqlite:
+        async with db.read() as session:
+            yield session
+        return
+    async with AsyncSession(_autocommit_engine(db), expire_on_commit=False) as session:
+        yield session
