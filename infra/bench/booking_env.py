@@ -277,8 +277,45 @@ def spaced_pairs(
 # -- direct database set-up -------------------------------------------------------------
 
 
+def booked_months(timezone: str = "Asia/Tokyo", days: int = 62) -> list[str]:
+    """`YYYY-MM` of the months from today (clinic time) to `days` later."""
+    today = clinic_today(timezone)
+    return sorted({(today + timedelta(days=n)).strftime("%Y-%m") for n in range(days + 1)})
+
+
+async def bump_vacancies(
+    database: FreshDatabase, months: Sequence[str] | None = None, connection: Any = None
+) -> None:
+    """Raise the versions of the demo clinic's month documents, as the server does after a
+    claim changes: the benchmark writes counselors and holds straight into the database,
+    and the server's month cache follows those versions (realtime/booking/slot_cache.py).
+    Without it the server would answer from months computed before the write (for up to a
+    minute: the cache's age limit)."""
+    own = connection is None
+    if own:
+        connection = await asyncpg.connect(database.url)
+    try:
+        services = await connection.fetch(
+            "SELECT service_id FROM clinic_services WHERE clinic_id = $1", CLINIC_ID
+        )
+        paths = sorted(
+            f"vacancies/{CLINIC_ID}/{row['service_id']}/{month}"
+            for row in services
+            for month in (months or booked_months())
+        )
+        await connection.executemany(
+            "INSERT INTO document_versions (path, version) VALUES ($1, 1) ON CONFLICT (path) "
+            "DO UPDATE SET version = document_versions.version + 1",
+            [(path,) for path in paths],
+        )
+    finally:
+        if own:
+            await connection.close()
+
+
 async def add_counselors(database: FreshDatabase, first_index: int, count: int) -> list[str]:
-    """Counselors of the demo clinic working 09:00-17:00 Monday to Friday."""
+    """Counselors of the demo clinic working 09:00-17:00 Monday to Friday (the month
+    documents' versions raised after, like any change of the schedules)."""
     ids = [f"bench-c-{index:03d}" for index in range(first_index, first_index + count)]
     connection = await asyncpg.connect(database.url)
     try:
@@ -306,6 +343,7 @@ async def add_counselors(database: FreshDatabase, first_index: int, count: int) 
                     for weekday in range(5)
                 ],
             )
+        await bump_vacancies(database, connection=connection)
     finally:
         await connection.close()
     return ids
@@ -315,7 +353,8 @@ async def insert_holds(
     database: FreshDatabase, claims: Sequence[tuple[str, Pair]], hold_minutes: int = 120
 ) -> None:
     """Active holds written straight into `slot_claims` (appointment id, pair), as the
-    server's hold would write them; the exclusion constraint still applies."""
+    server's hold would write them (the exclusion constraint still applies), then the
+    versions of the month documents raised, as the server's hold would."""
     now = datetime.now(ZoneInfo("UTC"))
     rows = []
     for appointment_id, pair in claims:
@@ -342,6 +381,7 @@ async def insert_holds(
             "VALUES ($1, $2, $3, $4, $5, $6, $7, 'hold', true, $8, $9)",
             rows,
         )
+        await bump_vacancies(database, connection=connection)
     finally:
         await connection.close()
 

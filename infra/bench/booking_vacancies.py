@@ -6,9 +6,13 @@ Friday), active holds are spread over the 30 days (`holds_per_counselor` per cou
 written into `slot_claims` for draft appointments made through the API), then:
 - sequential: one lean socket, `calls` calls one after another;
 - concurrent: `concurrency` sockets calling at once, `calls` calls in all;
+- after a change: one socket, `calls` calls one after another, each right after the versions
+  of the month documents were raised (as another process's hold would), so that each call
+  computes its months again instead of finding them in the server's month cache;
 - holds: one client moving its hold between two free slots `holds` times, one after
-  another: the hold's answer waits for the four month documents of the clinic's services
-  and the bookings feed to be computed and pushed, so it grows with the counselors too.
+  another: the hold's answer waits for the derived documents (the month documents of the
+  clinic's services and the bookings feed) to be versioned, and those followed to be
+  computed and pushed.
 """
 
 import asyncio
@@ -20,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
+import asyncpg
 import httpx
 
 from infra.bench import booking_env as env
@@ -44,6 +49,9 @@ class VacancyRun:
     concurrency: int = 0
     concurrent_ms: dict[str, float] = field(default_factory=dict)
     concurrent_per_second: float = math.nan
+    # Each call right after the month documents changed (the month cache misses).
+    cold_ms: dict[str, float] = field(default_factory=dict)
+    cold_cpu_ms_per_call: float = math.nan
     hold_ms: dict[str, float] = field(default_factory=dict)
     call_ms: dict[str, dict[str, float]] = field(default_factory=dict)
     hold_call_ms: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -188,6 +196,8 @@ async def measure(
         run.server_cores, run.postgres_cores, _, run.other_cores = meter.cores()
         cpu = servers.cpu_seconds(fixture.server.pid) - cpu_before
         run.server_cpu_ms_per_call = cpu * 1e3 / (2 * calls)
+        cold = await after_changes(fixture, clients[0], event, calls)
+        run.cold_ms, run.cold_cpu_ms_per_call = cold
         run.call_ms = await harness.close()
         run.concurrency = len(clients)
         run.concurrent_ms = summary([ms for latencies, _ in parts for ms in latencies])
@@ -201,6 +211,25 @@ async def measure(
     finally:
         for client in clients:
             client.close()
+
+
+async def after_changes(
+    fixture: Fixture, client: LeanClient, event: bytes, calls: int
+) -> tuple[dict[str, float], float]:
+    """Latencies of calls each made right after a change of the months it reads, and the
+    server's CPU per call (the bump itself is not timed)."""
+    connection = await asyncpg.connect(fixture.database.url)
+    latencies: list[float] = []
+    cpu = 0.0
+    try:
+        for _ in range(calls):
+            await env.bump_vacancies(fixture.database, connection=connection)
+            before = servers.cpu_seconds(fixture.server.pid)
+            latencies += (await timed_calls(client, event, 1))[0]
+            cpu += servers.cpu_seconds(fixture.server.pid) - before
+    finally:
+        await connection.close()
+    return summary(latencies), cpu * 1e3 / calls
 
 
 async def hold_latency(
@@ -260,7 +289,8 @@ async def run_vacancies(
                 f"sequential p50 {run.sequential_ms['p50']:.1f} / p99 "
                 f"{run.sequential_ms['p99']:.1f} ms; {run.concurrency} at once p50 "
                 f"{run.concurrent_ms['p50']:.1f} / p99 {run.concurrent_ms['p99']:.1f} ms "
-                f"({run.concurrent_per_second:.1f}/s); hold p50 "
+                f"({run.concurrent_per_second:.1f}/s); after a change p50 "
+                f"{run.cold_ms['p50']:.1f} / p99 {run.cold_ms['p99']:.1f} ms; hold p50 "
                 f"{run.hold_ms.get('p50', math.nan):.0f} ms; server CPU "
                 f"{run.server_cpu_ms_per_call:.0f} ms per call, {run.server_cores:.2f} "
                 f"cores, postgres {run.postgres_cores:.2f}, other {run.other_cores:.2f}",
