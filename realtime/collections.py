@@ -22,8 +22,8 @@ from realtime.presence_view import presence_data, presence_path
 from realtime.rules import DocMeta
 from realtime.writable import INTAKE_PREFIX, PATIENT_ROLE, WRITABLE, WriteContext
 from storage.models import Appointment, Service, User
-from storage.repo_booking import version_of
-from storage.repo_catalog import clinic_offers, get_clinic, get_service
+from storage.repo_booking import month_look, version_of
+from storage.repo_catalog import get_clinic
 from storage.types import iso, utcnow
 
 
@@ -205,18 +205,18 @@ class Vacancies:
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
-        days = month_days(params["month"])
-        clinic = await get_clinic(session, clinic_id=params["clinicId"])
-        service = await get_service(session, service_id=params["serviceId"])
-        if (
-            days is None
-            or clinic is None
-            or service is None
-            or not await clinic_offers(session, clinic_id=clinic.id, service_id=service.id)
-        ):
-            return None
         month = params["month"]
-        version = await version_of(session, path=vacancies_path(clinic.id, service.id, month))
+        if month_days(month) is None:
+            return None
+        found = await month_look(
+            session,
+            clinic_id=params["clinicId"],
+            service_id=params["serviceId"],
+            path=vacancies_path(params["clinicId"], params["serviceId"], month),
+        )
+        if found is None:
+            return None
+        clinic, service, version = found
         now = utcnow()
         times = await month_times(
             session, clinic=clinic, service=service, month=month, version=version, now=now

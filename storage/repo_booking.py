@@ -77,6 +77,34 @@ async def first_looks(
     }
 
 
+_MONTH_LOOK = (
+    sa_select(
+        Clinic,
+        Service,
+        sa_select(col(DocumentVersion.version))
+        .where(col(DocumentVersion.path) == bindparam("path", type_=String))
+        .scalar_subquery(),
+    )
+    .join(ClinicService, col(ClinicService.clinic_id) == Clinic.id)
+    .join(Service, col(Service.id) == ClinicService.service_id)
+    .where(col(Clinic.id) == bindparam("clinic_id", type_=String))
+    .where(col(Service.id) == bindparam("service_id", type_=String))
+)
+
+
+async def month_look(
+    session: AsyncSession, *, clinic_id: str, service_id: str, path: str
+) -> tuple[Clinic, Service, int] | None:
+    """A clinic and a service it offers, with the version of the derived document `path`
+    (0 when never raised), in one statement (a month document's read); None when the clinic
+    does not offer the service."""
+    rows = await session.execute(
+        _MONTH_LOOK, {"clinic_id": clinic_id, "service_id": service_id, "path": path}
+    )
+    found = rows.first()
+    return None if found is None else (found[0], found[1], int(found[2] or 0))
+
+
 async def catalog_of(
     session: AsyncSession, *, clinic_id: str
 ) -> tuple[Clinic, list[Service]] | None:

@@ -134,6 +134,36 @@ async def test_a_hold_moves_to_an_overlapping_time_of_the_same_counselor(base_ur
         assert status_of(await someone.hold(start, counselor)) == "OK"
 
 
+async def test_the_pregnancy_window_narrows_the_days_for_that_person_only(base_url: str) -> None:
+    """The window is applied per reader (the month cache holds every day)."""
+    today = datetime.now(TOKYO).date()
+    first_allowed = today + timedelta(days=10)  # week 10 of a pregnancy due in 220 days
+    async with person(base_url, "prenatal") as pregnant, person(base_url, "prenatal") as other:
+        info = await pregnant.call("service-read", {"id": "prenatal", "clinicId": "demo-clinic"})
+        await pregnant.call(
+            "appointment-consent",
+            {"appointmentId": pregnant.appointment_id, "version": info["data"]["consentVersion"]},
+        )
+        edd = (today + timedelta(days=220)).isoformat()
+        assert "version" in await pregnant.sock.update(
+            pregnant.path, {"intake.currentPregnancy.edd": edd}
+        )
+        theirs = await free_slots(pregnant.sock, "prenatal")
+        everyone = await free_slots(other.sock, "prenatal")
+        assert theirs and all(
+            datetime.fromisoformat(s["start"]).date() >= first_allowed for s in theirs
+        )
+        early = [s for s in everyone if datetime.fromisoformat(s["start"]).date() < first_allowed]
+        assert early, "the range should have days before the window"
+        refused = await pregnant.hold(early[0]["start"], early[0]["counselorIds"][0])
+        assert status_of(refused) == "ABORTED"
+        assert all(
+            datetime.fromisoformat(a["start"]).date() >= first_allowed
+            for a in refused["error"]["details"]["alternatives"]
+        )
+        assert status_of(await other.hold(early[0]["start"], early[0]["counselorIds"][0])) == "OK"
+
+
 async def test_any_counselor(base_url: str) -> None:
     async with person(base_url) as someone:
         slot = (await free_slots(someone.sock))[5]

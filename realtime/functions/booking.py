@@ -110,8 +110,10 @@ async def vacancies_read(context: CallContext, request: VacanciesRead) -> dict[s
         )
         service = await get_service(session, service_id=entry.service_id)
         assert service is not None
-        own = await open_appointment(session, user_id=who.uid)
-        mine = own if own and own.service_id == service.id else None
+        mine = None  # the person's appointment matters only to a pregnancy window
+        if service.gestation_min_weeks is not None and service.gestation_max_weeks is not None:
+            own = await open_appointment(session, user_id=who.uid)
+            mine = own if own and own.service_id == service.id else None
         now = utcnow()
         months = await calendar(
             session, clinic=entry.clinic, service=service, first_day=first, last_day=last, now=now
