@@ -104,6 +104,7 @@ class Options:
     json_path: Path | None
     profile_dir: Path | None
     time_calls: bool
+    gc_log: bool
     admin_url: str
     wait_others: float
     quiet_wait: float
@@ -287,7 +288,7 @@ class Runner:
             concurrency=64,
             json_path=None,
             profile_dir=options.profile_dir,
-            gc_log=False,
+            gc_log=options.gc_log,
             ours_gc_threshold=None,
             time_calls=TIME_CALLS if options.time_calls else None,
             redis_url=None,
@@ -646,6 +647,11 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         default=True,
         help="time the hold path's functions inside our server (infra.bench.profiled)",
     )
+    parser.add_argument(
+        "--gc-log",
+        action="store_true",
+        help="fanout part: both servers' garbage-collector passes during the rounds",
+    )
     parser.add_argument("--pg-admin-url", default=env.PG_ADMIN_URL)
     parser.add_argument(
         "--wait-others",
@@ -693,6 +699,7 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         json_path=args.json,
         profile_dir=args.profile.resolve() if args.profile else None,
         time_calls=args.time_calls,
+        gc_log=args.gc_log,
         admin_url=args.pg_admin_url,
         wait_others=max(0.0, args.wait_others),
         quiet_wait=max(0.0, args.quiet_wait),

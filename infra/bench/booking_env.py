@@ -94,11 +94,13 @@ def start_ours(
     tag: str,
     profile_out: Path | None = None,
     time_calls: tuple[Path, str] | None = None,
+    gc_out: Path | None = None,
 ) -> Managed:
     """`python -m realtime` on `database` and a free port (not yet ready).
 
-    With `profile_out` or `time_calls` it runs under infra.bench.profiled, whose windows
-    SIGUSR1 opens and SIGUSR2 closes (the server code untouched)."""
+    With `profile_out`, `time_calls` or `gc_out` (the collector's passes) it runs under
+    infra.bench.profiled, whose windows SIGUSR1 opens and SIGUSR2 closes (the server code
+    untouched)."""
     port = servers.free_port()
     env = {
         key: value
@@ -120,7 +122,9 @@ def start_ours(
         env["BENCH_PROFILE_OUT"] = str(profile_out)
     if time_calls is not None:
         env["BENCH_TIME_OUT"], env["BENCH_TIME"] = str(time_calls[0]), time_calls[1]
-    if profile_out is not None or time_calls is not None:
+    if gc_out is not None:
+        env["BENCH_GC_OUT"] = str(gc_out)
+    if profile_out is not None or time_calls is not None or gc_out is not None:
         command = [sys.executable, "-m", "infra.bench.profiled", "realtime"]
     return servers.start("ours", command, env, workdir / f"server-{tag}-{port}.log", port, cpus)
 

@@ -139,6 +139,7 @@ class HoldFanout(fanout.Bench):
         profile_out = options.profile_dir / f"ours-{n}" if options.profile_dir else None
         time_out = self.workdir / f"time-ours-{n}"
         time_calls = (time_out, options.time_calls) if options.time_calls else None
+        gc_out = self.workdir / f"gc-ours-{n}" if options.gc_log else None
         server = env.start_ours(
             self.workdir,
             database,
@@ -146,11 +147,13 @@ class HoldFanout(fanout.Bench):
             tag=f"fanout-{n}",
             profile_out=profile_out,
             time_calls=time_calls,
+            gc_out=gc_out,
         )
         self.started.append(server)
         self.channels += 1
         session = Session("ours", self.channels, server, RunResult(n=n, server="ours"))
         session.profile_out = profile_out
+        session.gc_out = gc_out
         session.time_out = time_out if time_calls else None
         # INACTIVITY_SECONDS is raised for this server: the fan-out's idle warning is moot.
         session.warned_idle = True
