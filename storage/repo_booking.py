@@ -10,6 +10,8 @@ from typing import Any
 
 from sqlalchemy import Select, String, bindparam, literal, text, update
 from sqlalchemy import select as sa_select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import and_, col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -52,7 +54,8 @@ def _first_look_statement(months: int) -> Select[Any]:
 
 
 MAX_LOOK_MONTHS = 3
-_FIRST_LOOKS = [_first_look_statement(months) for months in range(MAX_LOOK_MONTHS + 1)]
+# Any: sqlmodel's typed `exec` knows no select of entities plus subqueries.
+_FIRST_LOOKS: list[Any] = [_first_look_statement(m) for m in range(MAX_LOOK_MONTHS + 1)]
 
 Look = tuple[Appointment, Clinic, Service, dict[str, int]]
 
@@ -65,7 +68,7 @@ async def first_looks(
     raised; at most MAX_LOOK_MONTHS), in one statement: the first look of holds."""
     parameters: dict[str, Any] = {f"month{index}": month for index, month in enumerate(months)}
     parameters["appointment_ids"] = list(appointment_ids)
-    rows = await session.execute(_FIRST_LOOKS[len(months)], parameters)
+    rows = await session.exec(_FIRST_LOOKS[len(months)], params=parameters)
     return {
         row[0].id: (
             row[0],
@@ -77,7 +80,7 @@ async def first_looks(
     }
 
 
-_MONTH_LOOK = (
+_MONTH_LOOK: Any = (
     sa_select(
         Clinic,
         Service,
@@ -98,8 +101,8 @@ async def month_look(
     """A clinic and a service it offers, with the version of the derived document `path`
     (0 when never raised), in one statement (a month document's read); None when the clinic
     does not offer the service."""
-    rows = await session.execute(
-        _MONTH_LOOK, {"clinic_id": clinic_id, "service_id": service_id, "path": path}
+    rows = await session.exec(
+        _MONTH_LOOK, params={"clinic_id": clinic_id, "service_id": service_id, "path": path}
     )
     found = rows.first()
     return None if found is None else (found[0], found[1], int(found[2] or 0))
@@ -109,8 +112,8 @@ async def catalog_of(
     session: AsyncSession, *, clinic_id: str
 ) -> tuple[Clinic, list[Service]] | None:
     """A clinic and the services it offers (by id), in one statement."""
-    rows = await session.execute(
-        sa_select(Clinic, Service)
+    rows = await session.exec(
+        select(Clinic, Service)
         .join(ClinicService, col(ClinicService.clinic_id) == Clinic.id)
         .join(Service, col(Service.id) == ClinicService.service_id)
         .where(col(Clinic.id) == clinic_id)
@@ -245,15 +248,16 @@ async def bump_versions(session: AsyncSession, *, paths: Sequence[str]) -> dict[
     ordered = sorted(set(paths))
     if not ordered:
         return {}
-    values = ", ".join(f"(:p{index}, 1)" for index in range(len(ordered)))
-    statement = text(
-        f"INSERT INTO document_versions (path, version) VALUES {values} "
-        "ON CONFLICT (path) DO UPDATE SET version = document_versions.version + 1 "
-        "RETURNING path, version"
+    table = DocumentVersion.__table__  # type: ignore[attr-defined]
+    dialect = session.get_bind().dialect.name
+    insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+    statement = (
+        insert(table)
+        .values([{"path": path, "version": 1} for path in ordered])
+        .on_conflict_do_update(index_elements=["path"], set_={"version": table.c.version + 1})
+        .returning(table.c.path, table.c.version)
     )
-    result = await session.execute(
-        statement, {f"p{index}": path for index, path in enumerate(ordered)}
-    )
+    result = await session.exec(statement)
     return {str(path): int(version) for path, version in result.all()}
 
 

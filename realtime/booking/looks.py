@@ -29,7 +29,7 @@ from storage.models import Appointment, Clinic, Service
 from storage.repo_booking import MAX_LOOK_MONTHS, first_looks
 
 MAX_GROUP = 200  # appointments in one read
-LINGER_SECONDS = 0.05
+LINGER_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -72,20 +72,26 @@ class FirstLooks:
         group: list[_Wanted] = []
         try:
             async with autocommit(self.db) as session:
+                served = 0
                 while await self._more():
                     group, self._waiting = self._waiting[:MAX_GROUP], self._waiting[MAX_GROUP:]
                     try:
                         await self._answer(session, group)
                     except Exception as exc:
-                        for wanted in group:
-                            if not wanted.answer.done():
-                                wanted.answer.set_exception(exc)
-                        break  # a fresh connection for those still waiting
-                    finally:
+                        if served:  # a connection kept idle may have died: once more, afresh
+                            self._waiting[:0] = [w for w in group if not w.answer.done()]
+                        else:
+                            for wanted in group:
+                                if not wanted.answer.done():
+                                    wanted.answer.set_exception(exc)
                         group = []
+                        break  # a fresh connection (pre-pinged) for those still waiting
+                    finally:
                         session.expunge_all()
                         if self.db.sqlite:  # end the read transaction: no old snapshot
                             await session.rollback()
+                    group = []
+                    served += 1
         except BaseException:  # cancelled (shutting down): nobody will answer them
             for wanted in [*group, *self._waiting]:
                 wanted.answer.cancel()
@@ -98,8 +104,8 @@ class FirstLooks:
 
     async def _more(self) -> bool:
         """Is anyone waiting, or does someone come within LINGER_SECONDS? (The connection
-        is kept that long after the last read: a hold every few milliseconds would otherwise
-        pay the pool's pre-ping each time.)"""
+        is kept that long after the last read: holds a fraction of a second apart would
+        otherwise each pay the pool's pre-ping; one that died meanwhile is retried once.)"""
         if not self._waiting:
             self._arrived.clear()
             with contextlib.suppress(TimeoutError):
