@@ -77,5 +77,5 @@ async def test_holds_in_flight_share_one_read(tmp_path: Path) -> None:
         later = await asyncio.gather(*(looks.get(f"a{i}", months) for i in range(3, 9)))
         assert (await first) is not None and all(look is not None for look in later)
     finally:
-        await asyncio.sleep(0.6)  # let the reader give its connection back
+        await asyncio.sleep(1.1)  # let the reader give its connection back
         await db.close()

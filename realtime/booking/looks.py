@@ -29,7 +29,7 @@ from storage.models import Appointment, Clinic, Service
 from storage.repo_booking import MAX_LOOK_MONTHS, first_looks
 
 MAX_GROUP = 200  # appointments in one read
-LINGER_SECONDS = 0.5
+LINGER_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -104,8 +104,8 @@ class FirstLooks:
 
     async def _more(self) -> bool:
         """Is anyone waiting, or does someone come within LINGER_SECONDS? (The connection
-        is kept that long after the last read: holds a fraction of a second apart would
-        otherwise each pay the pool's pre-ping; one that died meanwhile is retried once.)"""
+        is kept that long after the last read: holds up to a second apart would otherwise
+        each pay the pool's pre-ping; one that died meanwhile is retried once.)"""
         if not self._waiting:
             self._arrived.clear()
             with contextlib.suppress(TimeoutError):
