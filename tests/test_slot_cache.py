@@ -338,3 +338,31 @@ def test_a_claim_near_the_edge_of_a_month_changes_both_months() -> None:
     assert affected_months([late], TOKYO, reach) == ["2026-12", "2027-01"]
     early = datetime(2027, 1, 1, 0, 30, tzinfo=tokyo)
     assert affected_months([early, inside], TOKYO, reach) == ["2027-01", "2026-12"]
+
+
+async def test_a_committed_change_shows_before_its_version_is_raised() -> None:
+    cache = SlotCache()
+    now = datetime(2026, 11, 20, tzinfo=UTC)
+
+    async def load() -> Computed:
+        return computed(working_week())
+
+    december = ("demo-clinic", "cancer-b2b", "2026-12")
+    elsewhere = ("other-clinic", "cancer-b2b", "2026-12")
+    before = await cache.get(december, version=3, now=now, load=load)
+    await cache.get(elsewhere, version=1, now=now, load=load)
+    start = datetime(2026, 12, 8, 10, tzinfo=ZoneInfo(TOKYO))
+    claim = Busy("c0", start, start + timedelta(minutes=75), "a1")
+    at_ten = [s for s in before.slots(now=now) if s.start == start]
+    assert at_ten[0].counselor_ids == ("c0", "c1")
+
+    cache.committed("demo-clinic", now=now, added=[claim], removed=[], expires_at=None)
+    after = await cache.get(december, version=3, now=now, load=load)  # same version
+    assert [s.counselor_ids for s in after.slots(now=now) if s.start == start] == [("c1",)]
+    other = await cache.get(elsewhere, version=1, now=now, load=load)
+    assert [s.counselor_ids for s in other.slots(now=now) if s.start == start] == [("c0", "c1")]
+    # When the version is raised, the same change again changes nothing more.
+    assert cache.advance(december, version=4, now=now, added=[claim], removed=[], expires_at=None)
+    raised = await cache.get(december, version=4, now=now, load=load)
+    assert raised.wire(now=now) == after.wire(now=now)
+    assert cache.misses == 2  # december and elsewhere, once each

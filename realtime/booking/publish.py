@@ -64,6 +64,19 @@ class ClaimChange:
         )
 
 
+def committed(state: AppState, clinic_id: str, change: ClaimChange | None) -> None:
+    """Right after the commit of a change of claims, before its versions are raised: this
+    process's cached months of the clinic take it (slot_cache.py `committed`)."""
+    if change is not None:
+        cache_for(str(state.db.engine.url)).committed(
+            clinic_id,
+            now=utcnow(),
+            added=change.added,
+            removed=change.removed,
+            expires_at=change.expires_at,
+        )
+
+
 def busy_of(claim: SlotClaim) -> Busy:
     return Busy(claim.counselor_id, claim.start, claim.blocked_until, claim.appointment_id)
 

@@ -132,6 +132,30 @@ class SlotCache:
         self._store(key, Entry(version, Computed(times, min(ends, default=None)), entry.born))
         return True
 
+    def committed(
+        self,
+        clinic_id: str,
+        *,
+        now: datetime,
+        added: Sequence[Busy],
+        removed: Sequence[Busy],
+        expires_at: datetime | None,
+    ) -> None:
+        """A change of claims this process has just committed, applied at once to the
+        clinic's cached months at their current versions (their data may be newer than their
+        version says, never older). Holds racing for the time just taken are then refused
+        from the cache instead of by the database, in the moments before the versions are
+        raised (under load, publishing can lag the commit by a long way). `advance` applies
+        the same change again, harmlessly, when the version is raised."""
+        for key, entry in list(self._entries.items()):
+            if key[0] != clinic_id or self._fresh(key, entry.version, now) is None:
+                continue
+            times = entry.computed.times.with_claims(added=added, removed=removed)
+            ends = [end for end in (entry.computed.valid_until, expires_at) if end is not None]
+            self._entries[key] = Entry(
+                entry.version, Computed(times, min(ends, default=None)), entry.born
+            )
+
     def _store(self, key: Key, entry: Entry) -> None:
         held = self._entries.get(key)
         if held is not None and held.version > entry.version:

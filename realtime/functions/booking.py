@@ -14,7 +14,12 @@ from realtime.booking.confirm import confirm_booking
 from realtime.booking.holds import SlotTaken, place_hold
 from realtime.booking.looks import looks_for
 from realtime.booking.notify import booking_mails
-from realtime.booking.publish import ClaimChange, publish_claim_change, publish_feed
+from realtime.booking.publish import (
+    ClaimChange,
+    committed,
+    publish_claim_change,
+    publish_feed,
+)
 from realtime.booking.schedule import Slot, pregnancy_window
 from realtime.booking.sessions import autocommit
 from realtime.booking.status import STAFF_OUTCOMES, transition
@@ -323,6 +328,7 @@ async def appointment_hold(context: CallContext, request: AppointmentHold) -> di
     try:
         async with state.publisher.ordered(path):
             booked = await _hold(state, who, request)
+            committed(state, booked.appointment.clinic_id, booked.change)
             await push_row(state, path, booked.appointment)
     except Refused as refused:
         raise FunctionError(
@@ -459,6 +465,7 @@ async def appointment_cancel(context: CallContext, request: AppointmentCancel) -
             assert user is not None
             user.appointment_id, user.updated, user.version = None, now, user.version + 1
             ended = await revoke_user_sessions(session, user_id=row.user_id, at=now)
+        committed(state, row.clinic_id, freed)
         await push_row(state, path, row)
     await push_row(state, f"users/{user.id}", user)
     for queued in mails:
