@@ -33,6 +33,29 @@ async def test_vacancies_cover_most_weekdays_in_the_clinic_timezone(base_url: st
     ).date() + timedelta(days=60)
 
 
+async def test_vacancies_read_by_service_id_or_entry_alias_and_its_refusals(base_url: str) -> None:
+    async with person(base_url) as someone:
+        today = datetime.now(TOKYO).date()
+        days = {"from": today.isoformat(), "to": (today + timedelta(days=30)).isoformat()}
+
+        async def read(clinic: str, service: str) -> dict[str, Any]:
+            return await someone.call(
+                "vacancies-read", {"clinicId": clinic, "serviceId": service, **days}
+            )
+
+        by_alias = await read("demo-clinic", "cancer")
+        assert by_alias == await read("demo-clinic", "cancer-b2b")
+        assert by_alias["data"]["timezone"] == "Asia/Tokyo" and by_alias["data"]["slots"]
+        unknown = await read("no-such-clinic", "cancer")
+        assert status_of(unknown) == "NOT_FOUND"
+        assert status_of(await read("demo-clinic", "no-such-service")) == "NOT_FOUND"
+        too_long = {"from": today.isoformat(), "to": (today + timedelta(days=90)).isoformat()}
+        refused = await someone.call(
+            "vacancies-read", {"clinicId": "demo-clinic", "serviceId": "cancer", **too_long}
+        )
+        assert status_of(refused) == "INVALID_ARGUMENT"
+
+
 async def test_a_hold_takes_the_slot_from_every_calendar(base_url: str) -> None:
     async with person(base_url) as holder, person(base_url) as watcher:
         slot = (await free_slots(holder.sock))[0]

@@ -21,7 +21,6 @@ How, for speed (docs/benchmarks.md, "Booking"), keeping the order of PROTOCOL se
   cache. With Redis, followers may sit on other nodes, so every document is pushed.
 """
 
-import time
 from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
@@ -30,20 +29,20 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from realtime.booking.catalog import clinic_catalog
 from realtime.booking.feed import feed_data, feed_path
 from realtime.booking.schedule import Busy
 from realtime.booking.sessions import autocommit
-from realtime.booking.slot_cache import MAX_AGE_SECONDS, cache_for
+from realtime.booking.slot_cache import cache_for
 from realtime.booking.vacancies import month_data, month_of, month_times, vacancies_path
 from realtime.documents import publish_derived
 from realtime.push import NAMESPACE, LocalManager
 from realtime.state import AppState
 from storage.models import Clinic, Service, SlotClaim
-from storage.repo_booking import bump_versions, catalog_of
+from storage.repo_booking import bump_versions
 from storage.types import utcnow
 
 Document = tuple[str, Service | None, str]  # path, service (None: the feed), month
-MAX_CATALOGS = 1_000  # clinics whose catalog is kept (all dropped when full: rare)
 
 
 @dataclass(frozen=True)
@@ -93,40 +92,17 @@ async def publish_claim_change(
     whose documents are pushed first; `change`: what changed, when known."""
     if state.db.sqlite:  # a read, then the write transaction of the versions
         async with state.db.read() as session:
-            found = await _catalog(state, session, clinic_id)
+            found = await clinic_catalog(state.db, session, clinic_id)
         if found is not None:
             documents = _documents(*found, moments, service_id)
             await _publish(state, found[0], documents, change, None)
         return
     # PostgreSQL: one connection (no transaction) for the catalog, the versions and the pushes.
     async with autocommit(state.db) as session:
-        found = await _catalog(state, session, clinic_id)
+        found = await clinic_catalog(state.db, session, clinic_id)
         if found is not None:
             documents = _documents(*found, moments, service_id)
             await _publish(state, found[0], documents, change, session)
-
-
-_CATALOGS: dict[tuple[str, str], tuple[float, tuple[Clinic, list[Service]]]] = {}
-
-
-async def _catalog(
-    state: AppState, session: AsyncSession, clinic_id: str
-) -> tuple[Clinic, list[Service]] | None:
-    """The clinic and its services, kept MAX_AGE_SECONDS (reference data edited outside the
-    server, like the schedules: a service added to a clinic is published within that time,
-    and the months of services are recomputed within it anyway by the month cache)."""
-    key = (str(state.db.engine.url), clinic_id)
-    held = _CATALOGS.get(key)
-    if held is not None and time.monotonic() - held[0] <= MAX_AGE_SECONDS:
-        return held[1][0], list(held[1][1])
-    found = await catalog_of(session, clinic_id=clinic_id)
-    if found is None:
-        _CATALOGS.pop(key, None)
-        return None
-    if len(_CATALOGS) >= MAX_CATALOGS:
-        _CATALOGS.clear()
-    _CATALOGS[key] = (time.monotonic(), found)
-    return found[0], list(found[1])
 
 
 def _documents(

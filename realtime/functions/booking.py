@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 from pydantic import ConfigDict, Field, StringConstraints
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from realtime.booking.catalog import clinic_catalog
 from realtime.booking.confirm import confirm_booking
 from realtime.booking.holds import SlotTaken, place_hold
 from realtime.booking.looks import looks_for
@@ -23,11 +24,10 @@ from realtime.booking.publish import (
 from realtime.booking.schedule import Slot, pregnancy_window
 from realtime.booking.sessions import autocommit
 from realtime.booking.status import STAFF_OUTCOMES, transition
-from realtime.booking.vacancies import Calendar, calendar, months_between
+from realtime.booking.vacancies import Calendar, calendar, months_between, vacancies_answer
 from realtime.collections import appointment_data
 from realtime.dispatch import CallContext, callable_function
 from realtime.documents import mark_changed, push_row
-from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
 from realtime.intake.validate import missing_answers
@@ -106,25 +106,26 @@ async def vacancies_read(context: CallContext, request: VacanciesRead) -> dict[s
         raise FunctionError(
             "INVALID_ARGUMENT", f"Ask for at most {MAX_RANGE_DAYS} days, from before to."
         )
-    async with autocommit(context.state.db) as session:  # reads that need no snapshot
-        entry = await resolve_entry(
-            session,
-            clinic_id=request.clinicId,
-            service_id=request.serviceId,
-            default_clinic_id=None,
-        )
-        service = await get_service(session, service_id=entry.service_id)
-        assert service is not None
+    state = context.state
+    async with autocommit(state.db) as session:  # reads that need no snapshot
+        found = await clinic_catalog(state.db, session, request.clinicId)
+        if found is None:
+            raise FunctionError("NOT_FOUND", "No such clinic.")
+        clinic, services = found
+        wanted = clinic.service_aliases.get(request.serviceId, request.serviceId)
+        service = next((s for s in services if s.id == wanted), None)
+        if service is None:
+            raise FunctionError("NOT_FOUND", "The clinic does not offer this service.")
         mine = None  # the person's appointment matters only to a pregnancy window
         if service.gestation_min_weeks is not None and service.gestation_max_weeks is not None:
             own = await open_appointment(session, user_id=who.uid)
             mine = own if own and own.service_id == service.id else None
         now = utcnow()
         months = await calendar(
-            session, clinic=entry.clinic, service=service, first_day=first, last_day=last, now=now
+            session, clinic=clinic, service=service, first_day=first, last_day=last, now=now
         )
     slots = months.wire(now=now, first_day=first, last_day=last, window=_window(service, mine))
-    return {"timezone": entry.clinic.timezone, "slots": slots}
+    return vacancies_answer(clinic.timezone, slots)
 
 
 # appointment-hold -----------------------------------------------------------------------
