@@ -1,6 +1,7 @@
 """Live vacancies, holds, submission, confirmation and cancel, on both databases."""
 
 import asyncio
+from contextlib import AsyncExitStack
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -89,6 +90,34 @@ async def test_a_hold_takes_the_slot_from_every_calendar(base_url: str) -> None:
             abs((datetime.fromisoformat(a["start"]) - start).total_seconds()) for a in alternatives
         ]
         assert distances == sorted(distances)
+
+
+async def test_a_month_is_pushed_in_version_order_and_ends_current(base_url: str) -> None:
+    """Holds at once of different times of one month: the versions (raised inside each
+    hold's transaction) reach a watcher rising, and the last push is the month as it is."""
+    async with AsyncExitStack() as stack:
+        watcher = await stack.enter_async_context(person(base_url))
+        slots = await free_slots(watcher.sock)
+        month = slots[0]["start"][:7]
+        doc = f"vacancies/demo-clinic/cancer-b2b/{month}"
+        by_day: dict[str, dict[str, Any]] = {}
+        for slot in slots:
+            if slot["start"][:7] == month:
+                by_day.setdefault(slot["start"][:10], slot)
+        targets = list(by_day.values())[:6]  # one per day: they cannot overlap
+        start = (await watcher.sock.subscribe(doc))["snapshot"]["version"]
+        holders = [await stack.enter_async_context(person(base_url)) for _ in targets]
+        pairs = zip(holders, targets, strict=True)
+        replies = await asyncio.gather(
+            *(h.hold(t["start"], t["counselorIds"][0]) for h, t in pairs)
+        )
+        assert [status_of(r) for r in replies] == ["OK"] * len(targets)
+        await watcher.sock.wait_for_version(doc, start + len(targets))
+        seen = watcher.sock.versions(doc)
+        assert seen == sorted(set(seen)), seen
+        current = (await watcher.sock.subscribe(doc))["snapshot"]
+        assert current["version"] == seen[-1]
+        assert watcher.sock.pushes[doc][-1]["data"] == current["data"]
 
 
 async def test_exactly_one_winner_when_many_race_for_one_slot(base_url: str) -> None:

@@ -35,7 +35,6 @@ from realtime.booking.schedule import Busy
 from realtime.booking.sessions import autocommit
 from realtime.booking.slot_cache import cache_for
 from realtime.booking.vacancies import month_data, month_of, month_times, vacancies_path
-from realtime.documents import publish_derived
 from realtime.push import NAMESPACE, LocalManager
 from realtime.state import AppState
 from storage.models import Clinic, Service, SlotClaim
@@ -74,6 +73,55 @@ def committed(state: AppState, clinic_id: str, change: ClaimChange | None) -> No
             removed=change.removed,
             expires_at=change.expires_at,
         )
+
+
+@dataclass(frozen=True)
+class Versioned:
+    """The derived documents a change touches, versioned inside the change's transaction."""
+
+    clinic: Clinic
+    documents: list[Document]
+    versions: dict[str, int]
+
+
+async def version_in(
+    state: AppState,
+    session: AsyncSession,
+    *,
+    clinic_id: str,
+    moments: list[datetime],
+    service_id: str | None,
+) -> Versioned | None:
+    """Inside the change's own transaction (a hold's): raise the versions of the documents
+    it touches, in one statement. They become visible with the change itself, to every
+    process at once, and cost no session of their own (on PostgreSQL a session is a
+    three-round-trip pre-ping before its first statement). The version rows stay locked
+    until the commit: concurrent holds of one clinic and month queue there for a few
+    milliseconds, as their publishing would on the documents' locks anyway."""
+    found = await clinic_catalog(state.db, session, clinic_id)
+    if found is None:
+        return None
+    documents = _documents(*found, moments, service_id)
+    versions = await bump_versions(session, paths=[path for path, _, _ in documents])
+    return Versioned(found[0], documents, versions)
+
+
+def advance(state: AppState, versioned: Versioned, change: ClaimChange | None) -> None:
+    """Right after the commit of a change versioned by `version_in`: this process's cached
+    months move to the new versions (before anything else is awaited, so that holds racing
+    for the time just taken are refused from the cache)."""
+    if change is not None:
+        _advance(state, versioned.clinic, versioned.documents, versioned.versions, change)
+
+
+async def publish_versioned(state: AppState, versioned: Versioned) -> None:
+    """Then the followed documents are pushed, under their locks."""
+    locks = await _lock(state, [path for path, _, _ in versioned.documents])
+    try:
+        await _push_all(state, versioned.clinic, versioned.documents, versioned.versions, locks)
+    finally:
+        for stack in locks.values():
+            await stack.aclose()
 
 
 def busy_of(claim: SlotClaim) -> Busy:
@@ -143,6 +191,21 @@ def _followed(state: AppState, path: str) -> bool:
     return bool(manager.rooms.get(NAMESPACE, {}).get(path))
 
 
+async def _lock(state: AppState, paths: list[str]) -> dict[str, AsyncExitStack]:
+    """The documents' locks, taken in path order (two publishers cannot deadlock)."""
+    locks: dict[str, AsyncExitStack] = {}
+    try:
+        for path in sorted(paths):
+            stack = AsyncExitStack()
+            await stack.enter_async_context(state.publisher.ordered(path))
+            locks[path] = stack
+    except BaseException:
+        for stack in locks.values():
+            await stack.aclose()
+        raise
+    return locks
+
+
 async def _publish(
     state: AppState,
     clinic: Clinic,
@@ -150,15 +213,11 @@ async def _publish(
     change: ClaimChange | None,
     session: AsyncSession | None,
 ) -> None:
-    """`session`: an autocommit session to use throughout (PostgreSQL), or None (SQLite:
-    a write transaction for the versions, read sessions for the pushes)."""
-    locks: dict[str, AsyncExitStack] = {}
+    """`session`: an autocommit session for the versions (PostgreSQL), or None (SQLite: a
+    write transaction)."""
     paths = [path for path, _, _ in documents]
+    locks = await _lock(state, paths)
     try:
-        for path in sorted(paths):
-            stack = AsyncExitStack()
-            await stack.enter_async_context(state.publisher.ordered(path))
-            locks[path] = stack
         if session is None:
             async with state.db.write() as writing:
                 versions = await bump_versions(writing, paths=paths)
@@ -166,7 +225,7 @@ async def _publish(
             versions = await bump_versions(session, paths=paths)
         if change is not None:
             _advance(state, clinic, documents, versions, change)
-        await _push_all(state, clinic, documents, versions, locks, session)
+        await _push_all(state, clinic, documents, versions, locks)
     finally:
         for stack in locks.values():
             await stack.aclose()
@@ -195,25 +254,33 @@ def _advance(
             )
 
 
+_PUSHED: dict[str, int] = {}  # path -> the newest version this process pushed
+MAX_PUSHED = 10_000
+
+
 async def _push_all(
     state: AppState,
     clinic: Clinic,
     documents: Sequence[Document],
     versions: dict[str, int],
     locks: dict[str, AsyncExitStack],
-    session: AsyncSession | None,
 ) -> None:
-    """Compute and push each followed document in turn, releasing its lock after its push."""
+    """Compute and push each followed document in turn, releasing its lock after its push.
+
+    A version older than one already pushed is not pushed (that snapshot contained its
+    change): versions raised inside the changes' transactions are numbered in commit order,
+    but their publishers may reach the lock in another order."""
     for path, service, month in documents:
-        if _followed(state, path):
-            if session is None:
-                async with state.db.read() as own:
-                    data = await _data(own, clinic, service, month, versions[path])
-            else:
-                data = await _data(session, clinic, service, month, versions[path])
+        version = versions[path]
+        if _followed(state, path) and version > _PUSHED.get(path, 0):
+            async with autocommit(state.db) as session:
+                data = await _data(session, clinic, service, month, version)
             await state.publisher.push(
-                {"path": path, "exists": True, "data": data, "version": versions[path]}
+                {"path": path, "exists": True, "data": data, "version": version}
             )
+            if len(_PUSHED) >= MAX_PUSHED:
+                _PUSHED.clear()
+            _PUSHED[path] = version
         await locks.pop(path).aclose()
 
 
@@ -231,4 +298,16 @@ async def _data(
 
 
 async def publish_feed(state: AppState, *, clinic_id: str) -> None:
-    await publish_derived(state, feed_path(clinic_id))
+    """The bookings feed alone (a status changed, no claim): versioned and pushed like the
+    documents of a claim change, so that its pushes keep the same order."""
+    documents: list[Document] = [(feed_path(clinic_id), None, "")]
+    if state.db.sqlite:  # a read, then the write transaction of the version
+        async with state.db.read() as session:
+            found = await clinic_catalog(state.db, session, clinic_id)
+        if found is not None:
+            await _publish(state, found[0], documents, None, None)
+        return
+    async with autocommit(state.db) as session:
+        found = await clinic_catalog(state.db, session, clinic_id)
+        if found is not None:
+            await _publish(state, found[0], documents, None, session)

@@ -17,9 +17,13 @@ from realtime.booking.looks import looks_for
 from realtime.booking.notify import booking_mails
 from realtime.booking.publish import (
     ClaimChange,
+    Versioned,
+    advance,
     committed,
     publish_claim_change,
     publish_feed,
+    publish_versioned,
+    version_in,
 )
 from realtime.booking.schedule import Slot, pregnancy_window
 from realtime.booking.sessions import autocommit
@@ -145,6 +149,7 @@ class Booked:
     moments: list[datetime]
     mails: list[Queued]
     change: ClaimChange | None = None  # what it did to the claims, when it changed them
+    versioned: Versioned | None = None  # its documents, when versioned in its transaction
 
 
 async def _owned(session: AsyncSession, who: Identity, appointment_id: str) -> Appointment:
@@ -317,8 +322,11 @@ async def _hold(state: AppState, who: Identity, request: AppointmentHold) -> Boo
         row.date, row.time = local.strftime("%Y-%m-%d"), local.strftime("%H:%M")
         row.hold_expires_at = expires_at
         mark_changed(row, now)
-    moments = [start] + ([held.released.start] if held.released else [])
-    return Booked(row, moments, [], ClaimChange.of(held.claim, held.released))
+        moments = [start] + ([held.released.start] if held.released else [])
+        versioned = await version_in(
+            state, session, clinic_id=clinic.id, moments=moments, service_id=service.id
+        )
+    return Booked(row, moments, [], ClaimChange.of(held.claim, held.released), versioned)
 
 
 @callable_function("appointment-hold", AppointmentHold)
@@ -329,7 +337,10 @@ async def appointment_hold(context: CallContext, request: AppointmentHold) -> di
     try:
         async with state.publisher.ordered(path):
             booked = await _hold(state, who, request)
-            committed(state, booked.appointment.clinic_id, booked.change)
+            if booked.versioned is None:
+                committed(state, booked.appointment.clinic_id, booked.change)
+            else:  # the cached months move to the versions raised with the hold
+                advance(state, booked.versioned, booked.change)
             await push_row(state, path, booked.appointment)
     except Refused as refused:
         raise FunctionError(
@@ -337,13 +348,16 @@ async def appointment_hold(context: CallContext, request: AppointmentHold) -> di
             "This time has just been taken. Please choose another.",
             {"alternatives": refused.alternatives},
         ) from None
-    await publish_claim_change(
-        state,
-        clinic_id=booked.appointment.clinic_id,
-        moments=booked.moments,
-        service_id=booked.appointment.service_id,
-        change=booked.change,
-    )
+    if booked.versioned is not None:
+        await publish_versioned(state, booked.versioned)
+    else:
+        await publish_claim_change(
+            state,
+            clinic_id=booked.appointment.clinic_id,
+            moments=booked.moments,
+            service_id=booked.appointment.service_id,
+            change=booked.change,
+        )
     return {"holdExpiresAt": iso(booked.appointment.hold_expires_at)}
 
 
