@@ -58,7 +58,7 @@ TIME_CALLS = ",".join(
     (
         "realtime.functions.booking:_hold",
         "realtime.functions.booking:_choice",
-        "realtime.functions.booking:publish_claim_change",
+        "realtime.functions.booking:publish_versioned",
         "realtime.booking.publish:_data",
         "realtime.booking.vacancies:month_times",
         "realtime.booking.vacancies:load_free_times",
@@ -68,7 +68,7 @@ TIME_CALLS = ",".join(
 CALL_NAMES = {
     "realtime.functions.booking:_hold": "hold (_hold: first look, then the transaction if free)",
     "realtime.functions.booking:_choice": "first look of a hold (_choice, read only)",
-    "realtime.functions.booking:publish_claim_change": "derived documents after a hold",
+    "realtime.functions.booking:publish_versioned": "derived documents after a hold",
     "realtime.booking.publish:_data": "one pushed document computed (publish._data)",
     "realtime.booking.vacancies:month_times": "month of free times from the cache (hit or miss)",
     "realtime.booking.vacancies:load_free_times": "month of free times computed (cache miss)",
@@ -476,14 +476,15 @@ def breakdown(r: RunResult) -> str:
     ack = _p(r.ack_ms, "p50")
     calls = r.call_ms
     hold = calls.get("realtime.functions.booking:_hold", {}).get("p50", math.nan)
-    derived = calls.get("realtime.functions.booking:publish_claim_change", {}).get("p50", math.nan)
+    derived = calls.get("realtime.functions.booking:publish_versioned", {}).get("p50", math.nan)
     pushed = calls.get("realtime.booking.publish:_data", {})
     if math.isnan(ack) or math.isnan(derived):
         return ""
     return (
-        f"N={r.n:,}: hold answered in {_ms(ack)} ms (p50): hold {_ms(hold)} ms, then the "
-        f"derived documents {_ms(derived)} ms ({derived / ack:.0%} of the answer, the "
-        f"watchers' broadcast included); documents computed for a push: "
+        f"N={r.n:,}: hold answered in {_ms(ack)} ms (p50): hold {_ms(hold)} ms (its "
+        f"transaction raises the documents' versions), then the pushes {_ms(derived)} ms "
+        f"({derived / ack:.0%} of the answer, the watchers' broadcast queued); documents "
+        f"computed for a push: "
         f"{pushed.get('count', 0) / max(1, len(r.rounds)):.1f} per round, p50 "
         f"{_ms(pushed.get('p50', math.nan))} ms (documents nobody follows are not computed; "
         "the watchers' service is pushed first)"
