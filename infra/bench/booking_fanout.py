@@ -23,7 +23,7 @@ import httpx
 
 from infra.bench import booking_env as env
 from infra.bench import fanout, servers
-from infra.bench.fanout import CLIENT_TIMEOUT_SECONDS, SETTLE_SECONDS, RunResult, Session
+from infra.bench.fanout import CLIENT_TIMEOUT_SECONDS, RunResult, Session
 from infra.bench.lean import LeanClient
 from infra.bench.servers import HOST
 
@@ -157,7 +157,6 @@ class HoldFanout(fanout.Bench):
         session.time_out = time_out if time_calls else None
         # INACTIVITY_SECONDS is raised for this server: the fan-out's idle warning is moot.
         session.warned_idle = True
-        result = session.result
         try:
             await env.wait_ready(server, http)
             api = env.Api(http, server.port)
@@ -179,19 +178,8 @@ class HoldFanout(fanout.Bench):
             # The writer stays subscribed: see `update`. One hold warms the path up.
             _, ack_task = await self.update(writer, "ours", session.path, 0)
             session.version = self.ack_version((await ack_task)[0])
-            await asyncio.sleep(SETTLE_SECONDS)
-            result.rss_before_kib = servers.rss_kib(server.pid)
-            await self.connect_subscribers(session, env.auth_json(watcher_token), subscribe, n)
-            await asyncio.sleep(SETTLE_SECONDS)
-            result.rss_after_kib = servers.rss_kib(server.pid)
-            if result.connected:
-                result.kib_per_connection = (
-                    result.rss_after_kib - result.rss_before_kib
-                ) / result.connected
-            if result.connected == 0:
-                result.error = f"no watcher connected of {n}"
-            elif result.connected < n:
-                print(f"  ! only {result.connected} of {n} watchers connected", flush=True)
+            auth = env.auth_json(watcher_token)
+            await self.connect_measured(session, auth, subscribe, n, "watcher")
         except Exception as exc:
             self.failed(session, exc)
         return session

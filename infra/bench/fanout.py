@@ -415,7 +415,6 @@ class Bench:
         session.profile_out = profile_out
         session.gc_out = gc_out
         session.time_out = time_calls[0] if time_calls else None
-        result = session.result
         try:
             await servers.wait_ready(server, http)
             auth, session.path = await self.identity(kind, server, http)
@@ -429,23 +428,29 @@ class Bench:
             await writer.call(unsubscribe, within=CLIENT_TIMEOUT_SECONDS)
             _, ack_task = await self.update(writer, kind, session.path, 0)
             session.version = self.ack_version((await ack_task)[0])
-            await asyncio.sleep(SETTLE_SECONDS)
-            result.rss_before_kib = servers.rss_kib(server.pid)
-
-            await self.connect_subscribers(session, auth, subscribe, n)
-            await asyncio.sleep(SETTLE_SECONDS)
-            result.rss_after_kib = servers.rss_kib(server.pid)
-            if result.connected:
-                result.kib_per_connection = (
-                    result.rss_after_kib - result.rss_before_kib
-                ) / result.connected
-            if result.connected == 0:
-                result.error = f"no subscriber connected of {n}"
-            elif result.connected < n:
-                print(f"  ! only {result.connected} of {n} subscribers connected", flush=True)
+            await self.connect_measured(session, auth, subscribe, n, "subscriber")
         except Exception as exc:
             self.failed(session, exc)
         return session
+
+    async def connect_measured(
+        self, session: Session, auth: bytes, subscribe: bytes, n: int, noun: str
+    ) -> None:
+        """Connect and subscribe `n` clients, with the server's RSS read before and after."""
+        result, pid = session.result, session.server.pid
+        await asyncio.sleep(SETTLE_SECONDS)
+        result.rss_before_kib = servers.rss_kib(pid)
+        await self.connect_subscribers(session, auth, subscribe, n)
+        await asyncio.sleep(SETTLE_SECONDS)
+        result.rss_after_kib = servers.rss_kib(pid)
+        if result.connected:
+            result.kib_per_connection = (
+                result.rss_after_kib - result.rss_before_kib
+            ) / result.connected
+        if result.connected == 0:
+            result.error = f"no {noun} connected of {n}"
+        elif result.connected < n:
+            print(f"  ! only {result.connected} of {n} {noun}s connected", flush=True)
 
     def failed(self, session: Session, exc: BaseException) -> None:
         session.result.error = f"{type(exc).__name__}: {exc}".rstrip(": ")
