@@ -143,15 +143,10 @@ def other_benchmarks() -> list[str]:
     """Command lines of `infra.bench` processes that are neither us nor our ancestors."""
     mine = _ancestors()
     found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) in mine:
-            continue
-        try:
-            command = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if "infra.bench" in command:
-            found.append(f"{entry}: {command.strip()[:120]}")
+    for pid, raw in servers.proc_files("cmdline"):
+        command = raw.replace(b"\0", b" ").decode(errors="replace")
+        if pid not in mine and "infra.bench" in command:
+            found.append(f"{pid}: {command.strip()[:120]}")
     return found
 
 

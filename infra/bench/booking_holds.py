@@ -22,7 +22,6 @@ import time
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from pathlib import Path
 from typing import TypeVar
 
 import httpx
@@ -102,16 +101,10 @@ def postgres_cpu_seconds() -> float:
     """User plus system CPU of every process named `postgres` (the server's backends
     included; other users of the same PostgreSQL count too)."""
     total = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
+    for _pid, stat in servers.proc_files("stat"):
+        if stat[stat.index(b"(") + 1 : stat.rindex(b")")] != b"postgres":
             continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        if stat[stat.index("(") + 1 : stat.rindex(")")] != "postgres":
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
+        fields = stat[stat.rindex(b")") + 2 :].split()
         total += int(fields[11]) + int(fields[12])
     return total / _TICKS
 

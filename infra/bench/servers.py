@@ -55,18 +55,23 @@ def affinity(cpus: set[int] | None) -> Iterator[None]:
         os.sched_setaffinity(0, before)
 
 
-def process_tree(pid: int) -> list[int]:
-    """`pid` and its descendants (from /proc/*/stat parent links)."""
-    parents: dict[int, list[int]] = {}
+def proc_files(name: str) -> Iterator[tuple[int, bytes]]:
+    """(pid, contents of /proc/<pid>/<name>) of every process still there when read."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
+            yield int(entry), Path(f"/proc/{entry}/{name}").read_bytes()
         except OSError:
             continue
-        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
-        parents.setdefault(ppid, []).append(int(entry))
+
+
+def process_tree(pid: int) -> list[int]:
+    """`pid` and its descendants (from /proc/*/stat parent links)."""
+    parents: dict[int, list[int]] = {}
+    for child, stat in proc_files("stat"):
+        ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
+        parents.setdefault(ppid, []).append(child)
     tree, todo = [], [pid]
     while todo:
         current = todo.pop()
