@@ -6,25 +6,11 @@
  * does not end the session of someone who kept typing.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRealtimeClient } from '../realtime/client';
-import { FakeSocket } from '../test/fakeSocket';
+import { realtimeOverFakeSockets } from '../test/fakeSocket';
 import { ACTIVITY_THROTTLE_MS, createInactivityMonitor } from './inactivity';
 
 function setup() {
-  const sockets: FakeSocket[] = [];
-  const realtime = createRealtimeClient({
-    createSocket: (auth) => {
-      const socket = new FakeSocket(auth);
-      sockets.push(socket);
-      return socket;
-    },
-    getToken: () => 'tok',
-  });
-  const socket = () => {
-    const last = sockets.at(-1);
-    if (!last) throw new Error('no socket yet');
-    return last;
-  };
+  const { realtime, sockets, socket } = realtimeOverFakeSockets();
   const monitor = createInactivityMonitor();
   const onExpire = vi.fn();
   let step = 'family';

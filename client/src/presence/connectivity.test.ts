@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRealtimeClient } from '../realtime/client';
-import { FakeSocket } from '../test/fakeSocket';
+import { realtimeOverFakeSockets } from '../test/fakeSocket';
 import { createConnectivityMonitor } from './connectivity';
 
 function setup() {
@@ -85,18 +84,7 @@ describe('offline dialog timing', () => {
 });
 
 describe('realtime client, presence part', () => {
-  function client() {
-    const sockets: FakeSocket[] = [];
-    const realtime = createRealtimeClient({
-      createSocket: (auth) => {
-        const socket = new FakeSocket(auth);
-        sockets.push(socket);
-        return socket;
-      },
-      getToken: () => null,
-    });
-    return { realtime, socket: () => sockets[0] ?? new FakeSocket(() => undefined) };
-  }
+  const client = () => realtimeOverFakeSockets({ token: null });
 
   it('sends the step with `activity`', () => {
     const { realtime, socket } = client();

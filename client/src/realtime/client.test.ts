@@ -2,8 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createAppStore } from '../store';
 import type { Snapshot } from '../store/types';
 import { bindRealtime } from './bindings';
-import { FakeSocket } from '../test/fakeSocket';
-import { createRealtimeClient } from './client';
+import { realtimeOverFakeSockets } from '../test/fakeSocket';
 import { FunctionsError } from './errors';
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -13,29 +12,18 @@ function snapshot(path: string, version: number, data: Record<string, unknown> =
 }
 
 function setup(token: string | null = 'tok') {
-  const sockets: FakeSocket[] = [];
-  const client = createRealtimeClient({
-    createSocket: (auth) => {
-      const socket = new FakeSocket(auth);
-      socket.answer = (event, payload) => {
-        if (event === 'subscribe') {
-          const { path, version } = payload as { path: string; version?: number };
-          return { snapshot: snapshot(path, version ?? 1) };
-        }
-        if (event === 'update') return { version: 7 };
-        if (event === 'unsubscribe') return { ok: true };
-        return {};
-      };
-      sockets.push(socket);
-      return socket;
+  const { realtime: client, socket, sockets } = realtimeOverFakeSockets({
+    token,
+    answer: (event, payload) => {
+      if (event === 'subscribe') {
+        const { path, version } = payload as { path: string; version?: number };
+        return { snapshot: snapshot(path, version ?? 1) };
+      }
+      if (event === 'update') return { version: 7 };
+      if (event === 'unsubscribe') return { ok: true };
+      return {};
     },
-    getToken: () => token,
   });
-  const socket = () => {
-    const last = sockets.at(-1);
-    if (!last) throw new Error('no socket yet');
-    return last;
-  };
   return { client, socket, sockets };
 }
 

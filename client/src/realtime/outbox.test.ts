@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAppStore } from '../store';
-import { FakeSocket } from '../test/fakeSocket';
-import { createRealtimeClient } from './client';
+import { type FakeSocket, realtimeOverFakeSockets } from '../test/fakeSocket';
 import { FunctionsError } from './errors';
 import { bindOutbox, createOutbox } from './outbox';
 
@@ -125,28 +124,16 @@ describe('outbox', () => {
 
 describe('outbox over the realtime client', () => {
   function setup() {
-    const sockets: FakeSocket[] = [];
-    const realtime = createRealtimeClient({
-      createSocket: (auth) => {
-        const socket = new FakeSocket(auth);
-        socket.answer = (event, payload) => {
-          if (event === 'subscribe') {
-            const { path } = payload as { path: string };
-            return { snapshot: { path, exists: true, data: {}, version: 3 } };
-          }
-          if (event === 'update') return { version: 4 };
-          return {};
-        };
-        sockets.push(socket);
-        return socket;
+    const { realtime, socket } = realtimeOverFakeSockets({
+      answer: (event, payload) => {
+        if (event === 'subscribe') {
+          const { path } = payload as { path: string };
+          return { snapshot: { path, exists: true, data: {}, version: 3 } };
+        }
+        if (event === 'update') return { version: 4 };
+        return {};
       },
-      getToken: () => 'tok',
     });
-    const socket = () => {
-      const last = sockets.at(-1);
-      if (!last) throw new Error('no socket');
-      return last;
-    };
     return { realtime, socket, outbox: createOutbox(realtime) };
   }
   const events = (socket: FakeSocket) => socket.sent.map((s) => s.event);

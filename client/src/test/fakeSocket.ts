@@ -2,7 +2,7 @@
  * Stands in for the server end of one socket.io connection (realtime client tests): acks by
  * event, held acks released by hand, connection dropped and restored by hand.
  */
-import type { AuthPayload, SocketLike } from '../realtime/client';
+import { createRealtimeClient, type AuthPayload, type SocketLike } from '../realtime/client';
 
 type Handler = (...args: unknown[]) => void;
 
@@ -75,4 +75,29 @@ export class FakeSocket implements SocketLike {
     this.auth((d) => (data = d));
     return data;
   }
+}
+
+/**
+ * A realtime client whose every socket is a FakeSocket acking with `answer`; `socket()` is
+ * the latest one (a reconnect after `disconnect` makes a new one).
+ */
+export function realtimeOverFakeSockets(
+  options: { token?: string | null; answer?: FakeSocket['answer'] } = {},
+) {
+  const sockets: FakeSocket[] = [];
+  const realtime = createRealtimeClient({
+    createSocket: (auth) => {
+      const socket = new FakeSocket(auth);
+      if (options.answer) socket.answer = options.answer;
+      sockets.push(socket);
+      return socket;
+    },
+    getToken: () => (options.token === undefined ? 'tok' : options.token),
+  });
+  const socket = () => {
+    const last = sockets.at(-1);
+    if (!last) throw new Error('no socket yet');
+    return last;
+  };
+  return { realtime, sockets, socket };
 }
