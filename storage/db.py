@@ -111,6 +111,7 @@ class Database:
     engine: AsyncEngine
     reader: async_sessionmaker[AsyncSession]
     writer: async_sessionmaker[AsyncSession]
+    writer_bind: AsyncEngine  # the engine with the writers' options (BEGIN IMMEDIATE)
     sync_writer: SyncWriter | None = None
 
     @property
@@ -135,8 +136,7 @@ class Database:
         connection's synchronous face, its statements going through the async driver.
         """
         if self.sync_writer is None:
-            bind = self.engine.execution_options(sqlite_begin="IMMEDIATE")
-            async with bind.begin() as connection:
+            async with self.writer_bind.begin() as connection:
                 return await connection.run_sync(work)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
@@ -158,5 +158,6 @@ def open_database(url: str) -> Database:
         engine=engine,
         reader=async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False),
         writer=async_sessionmaker(writer_bind, class_=AsyncSession, expire_on_commit=False),
+        writer_bind=writer_bind,
         sync_writer=SyncWriter(url) if on_file else None,
     )
