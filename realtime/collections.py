@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Protocol, cast
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Connection, Table, bindparam, select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -24,14 +24,14 @@ from realtime.writable import INTAKE_PREFIX, PATIENT_ROLE, WRITABLE, WriteContex
 from storage.models import Appointment, Service, User
 from storage.repo_booking import month_look, version_of
 from storage.repo_catalog import get_clinic
+from storage.statements import CoreStatements, Row, Statements
 from storage.types import iso, utcnow
 
 
 @dataclass
 class Loaded:
-    """A stored document: its row (None for derived views), rule facts, wire data, version."""
+    """A stored document: rule facts, wire data, version."""
 
-    row: User | Appointment | None
     meta: DocMeta
     data: dict[str, Any] | None
     version: int
@@ -43,46 +43,53 @@ class Collection(Protocol):
     ) -> Loaded | None: ...
 
 
-def user_data(user: User) -> dict[str, Any]:
+def user_data(user: Row) -> dict[str, Any]:
     return {
-        "appointmentId": user.appointment_id,
-        "locale": user.locale,
-        "updated": iso(user.updated),
-        "userAgent": user.user_agent,
-        "version": user.app_version,
+        "appointmentId": user["appointment_id"],
+        "locale": user["locale"],
+        "updated": iso(user["updated"]),
+        "userAgent": user["user_agent"],
+        "version": user["app_version"],
     }
 
 
-def appointment_data(appointment: Appointment) -> dict[str, Any]:
+def appointment_data(appointment: Row) -> dict[str, Any]:
     a = appointment
     return {
-        "id": a.id,
-        "clinicId": a.clinic_id,
-        "serviceId": a.service_id,
-        "status": a.status,
-        "patientRole": a.patient_role,
-        "date": a.date,
-        "time": a.time,
-        "timezone": a.timezone,
-        "counselorId": a.counselor_id,
-        "locale": a.locale,
-        "holdExpiresAt": iso(a.hold_expires_at),
-        "joinUrl": a.join_url,
-        "agreedToTerms": a.agreed_to_terms,
-        "consent": a.consent,
-        "payment": a.payment,
-        "created": iso(a.created),
-        "updated": iso(a.updated),
-        "intake": a.intake,
+        "id": a["id"],
+        "clinicId": a["clinic_id"],
+        "serviceId": a["service_id"],
+        "status": a["status"],
+        "patientRole": a["patient_role"],
+        "date": a["date"],
+        "time": a["time"],
+        "timezone": a["timezone"],
+        "counselorId": a["counselor_id"],
+        "locale": a["locale"],
+        "holdExpiresAt": iso(a["hold_expires_at"]),
+        "joinUrl": a["join_url"],
+        "agreedToTerms": a["agreed_to_terms"],
+        "consent": a["consent"],
+        "payment": a["payment"],
+        "created": iso(a["created"]),
+        "updated": iso(a["updated"]),
+        "intake": a["intake"],
     }
-
-
-def document_data(row: User | Appointment) -> dict[str, Any]:
-    return user_data(row) if isinstance(row, User) else appointment_data(row)
 
 
 def table_of(model: type[SQLModel]) -> Table:
     return cast(Table, model.__table__)  # type: ignore[attr-defined]
+
+
+def row_of(model: SQLModel) -> Row:
+    """The stored values of an ORM object, as `Statements.row` gives them."""
+    return {column.key: getattr(model, column.key) for column in table_of(type(model)).columns}
+
+
+def document_data(row: User | Appointment) -> dict[str, Any]:
+    """The wire data of a live document held as an ORM object."""
+    values = row_of(row)
+    return user_data(values) if isinstance(row, User) else appointment_data(values)
 
 
 ROW_ID = "row_id"  # the bind parameter of a row's id in the statements below (no column's name)
@@ -94,10 +101,11 @@ SERVICE_CATEGORY = select(table_of(Service).c.category).where(
 class Rows:
     """Documents stored as rows with a version column; the only ones clients write.
 
-    Rows are read and written with Core statements on a synchronous connection, so that an
+    Rows are read and written as plain dictionaries by prebuilt Core statements, so that an
     update runs as one short transaction in one call (`Database.run_write`, the hot path of
-    every live-document change); subscribers' reads use the same code through the async
-    connection's synchronous face.
+    every live-document change; building an ORM object alone cost more than the whole rest
+    of it); subscribers' reads use the same code through the async connection's synchronous
+    face.
     """
 
     model: type[User] | type[Appointment]
@@ -112,48 +120,59 @@ class Rows:
         self._read_for_update = self._read.with_for_update()
         self._write = update(table).where(this_row)
 
-    def get_row(self, connection: Connection, params: dict[str, str], *, for_update: bool) -> Any:
+    def get_row(
+        self, statements: Statements, params: dict[str, str], *, for_update: bool
+    ) -> Row | None:
         query = self._read_for_update if for_update else self._read
-        found = connection.execute(query, {ROW_ID: params[self.param]}).one_or_none()
-        return None if found is None else self.model(**found._mapping)
+        return statements.row(query, {ROW_ID: params[self.param]})
 
-    def save(self, connection: Connection, row: Any, attributes: set[str]) -> None:
-        """Store the given attributes of a row read by `get_row` (the SET clause is theirs)."""
-        values = {name: getattr(row, name) for name in attributes}
-        connection.execute(self._write, {ROW_ID: row.id, **values})
+    def save(self, statements: Statements, row: Row, columns: set[str]) -> None:
+        """Store the given columns of a row read by `get_row` (the SET clause is theirs)."""
+        statements.execute(
+            self._write, {ROW_ID: row["id"], **{name: row[name] for name in columns}}
+        )
 
-    def meta(self, row: Any) -> DocMeta:
+    def meta(self, row: Row) -> DocMeta:
         raise NotImplementedError
 
-    def write_context(self, connection: Connection, row: Any) -> WriteContext | None:
+    def data(self, row: Row) -> dict[str, Any]:
+        """The document's wire data."""
+        raise NotImplementedError
+
+    def write_context(self, statements: Statements, row: Row) -> WriteContext | None:
         """What validating an update of this row needs (None: the generic table suffices)."""
         return None
 
-    def apply(self, row: Any, path: str, value: Any) -> str:
-        """Store one validated field of an update on the row; the attribute it changed."""
+    def apply(self, row: Row, path: str, value: Any) -> str:
+        """Store one validated field of an update on the row; the column it changed."""
         raise NotImplementedError
 
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
         connection = await session.connection()
-        row = await connection.run_sync(self.get_row, params, for_update=for_update)
+        row = await connection.run_sync(
+            lambda sync: self.get_row(CoreStatements(sync), params, for_update=for_update)
+        )
         if row is None:
             return None
-        return Loaded(row, self.meta(row), document_data(row), row.version)
+        return Loaded(self.meta(row), self.data(row), row["version"])
 
 
 class Users(Rows):
     model = User
     param = "uid"
 
-    def meta(self, row: Any) -> DocMeta:
-        return DocMeta(owner_uid=row.id, clinic_id=None)
+    def meta(self, row: Row) -> DocMeta:
+        return DocMeta(owner_uid=row["id"], clinic_id=None)
 
-    def apply(self, row: Any, path: str, value: Any) -> str:
-        attribute = WRITABLE["users"][path].attribute
-        setattr(row, attribute, value)
-        return attribute
+    def data(self, row: Row) -> dict[str, Any]:
+        return user_data(row)
+
+    def apply(self, row: Row, path: str, value: Any) -> str:
+        column = WRITABLE["users"][path].attribute
+        row[column] = value
+        return column
 
 
 def set_nested(document: dict[str, Any], path: list[str], value: Any) -> dict[str, Any]:
@@ -174,28 +193,31 @@ class Appointments(Rows):
     model = Appointment
     param = "id"
 
-    def meta(self, row: Any) -> DocMeta:
-        return DocMeta(owner_uid=row.user_id, clinic_id=row.clinic_id)
+    def meta(self, row: Row) -> DocMeta:
+        return DocMeta(owner_uid=row["user_id"], clinic_id=row["clinic_id"])
 
-    def write_context(self, connection: Connection, row: Any) -> WriteContext | None:
-        category = connection.execute(SERVICE_CATEGORY, {ROW_ID: row.service_id}).scalar_one()
-        today = datetime.now(ZoneInfo(row.timezone or "UTC")).date()
+    def data(self, row: Row) -> dict[str, Any]:
+        return appointment_data(row)
+
+    def write_context(self, statements: Statements, row: Row) -> WriteContext | None:
+        category = statements.scalar(SERVICE_CATEGORY, {ROW_ID: row["service_id"]})
+        today = datetime.now(ZoneInfo(row["timezone"] or "UTC")).date()
         return WriteContext(
             intake=IntakeContext(category=category, today=today),
-            consented=row.consent is not None,
-            editable=row.status == "draft",
+            consented=row["consent"] is not None,
+            editable=row["status"] == "draft",
         )
 
-    def apply(self, row: Any, path: str, value: Any) -> str:
+    def apply(self, row: Row, path: str, value: Any) -> str:
         if path.startswith(INTAKE_PREFIX):
-            row.intake = set_nested(row.intake or {}, path.split(".")[1:], value)
+            row["intake"] = set_nested(row["intake"] or {}, path.split(".")[1:], value)
             return "intake"
         if path == PATIENT_ROLE:
-            row.patient_role = value
+            row["patient_role"] = value
             return "patient_role"
-        attribute = WRITABLE["appointments"][path].attribute
-        setattr(row, attribute, value)
-        return attribute
+        column = WRITABLE["appointments"][path].attribute
+        row[column] = value
+        return column
 
 
 class Vacancies:
@@ -221,7 +243,7 @@ class Vacancies:
         times = await month_times(
             session, clinic=clinic, service=service, month=month, version=version, now=now
         )
-        return Loaded(None, DocMeta(None, clinic.id), month_data(clinic, times, now), version)
+        return Loaded(DocMeta(None, clinic.id), month_data(clinic, times, now), version)
 
 
 class ClinicView:
@@ -243,7 +265,7 @@ class ClinicView:
             return None
         version = await version_of(session, path=self.path_of(clinic_id))
         data = await self.data_of(session, clinic_id=clinic_id)
-        return Loaded(None, DocMeta(None, clinic_id), data, version)
+        return Loaded(DocMeta(None, clinic_id), data, version)
 
 
 # By the path pattern of realtime/rules.py.

@@ -7,8 +7,6 @@ room named by its path (see realtime/push.py for ordering).
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection
-
 from realtime.collections import COLLECTIONS, Loaded, Rows, document_data
 from realtime.errors import FunctionError
 from realtime.rules import authorize, match
@@ -17,13 +15,17 @@ from realtime.writable import validate_changes
 from storage.models import Appointment, User
 from storage.repo_booking import bump_version
 from storage.repo_users import Identity
+from storage.statements import Row, Statements
 from storage.types import utcnow
 
 
-def mark_changed(row: User | Appointment, at: datetime) -> None:
+def mark_changed(row: User | Appointment | Row, at: datetime) -> None:
     """A committed change of a live document: its time and one more version."""
-    row.updated = at
-    row.version += 1
+    if isinstance(row, dict):
+        row.update(updated=at, version=row["version"] + 1)
+    else:
+        row.updated = at
+        row.version += 1
 
 
 def snapshot(path: str, loaded: Loaded | None) -> dict[str, Any]:
@@ -35,10 +37,6 @@ def snapshot(path: str, loaded: Loaded | None) -> dict[str, Any]:
         "data": loaded.data,
         "version": loaded.version,
     }
-
-
-def row_snapshot(path: str, row: User | Appointment) -> dict[str, Any]:
-    return {"path": path, "exists": True, "data": document_data(row), "version": row.version}
 
 
 async def read(state: AppState, who: Identity | None, path: object) -> dict[str, Any]:
@@ -66,23 +64,23 @@ async def update(
         raise FunctionError("NOT_FOUND", "The document does not exist.")
     rows = collection
 
-    def write(connection: Connection) -> dict[str, Any]:
-        row = rows.get_row(connection, found.params, for_update=True)
+    def write(statements: Statements) -> dict[str, Any]:
+        row = rows.get_row(statements, found.params, for_update=True)
         authorize(who, found, rows.meta(row) if row is not None else None, "write")
         if row is None:
             raise FunctionError("NOT_FOUND", "The document does not exist.")
-        if base_version is not None and base_version != row.version:
+        if base_version is not None and base_version != row["version"]:
             raise FunctionError(
                 "ABORTED",
                 "The document changed meanwhile; reload it and try again.",
-                {"version": row.version},
+                {"version": row["version"]},
             )
-        context = rows.write_context(connection, row)
+        context = rows.write_context(statements, row)
         changes = validate_changes(found.rule.collection, data, context)
         changed = {rows.apply(row, field_path, value) for field_path, value in changes.items()}
         mark_changed(row, utcnow())
-        rows.save(connection, row, changed | {"updated", "version"})
-        return row_snapshot(found.path, row)
+        rows.save(statements, row, changed | {"updated", "version"})
+        return snapshot(found.path, Loaded(rows.meta(row), rows.data(row), row["version"]))
 
     async with state.publisher.ordered(found.path):
         pushed = await state.db.run_write(write)
@@ -92,7 +90,9 @@ async def update(
 
 async def push_row(state: AppState, path: str, row: User | Appointment) -> None:
     """Push a row that a server function has just committed."""
-    await state.publisher.push(row_snapshot(path, row))
+    await state.publisher.push(
+        {"path": path, "exists": True, "data": document_data(row), "version": row.version}
+    )
 
 
 async def publish_derived(state: AppState, path: str) -> None:

@@ -29,7 +29,7 @@ from realtime.booking.schedule import Slot, pregnancy_window
 from realtime.booking.sessions import autocommit
 from realtime.booking.status import STAFF_OUTCOMES, transition
 from realtime.booking.vacancies import Calendar, calendar, months_between, vacancies_answer
-from realtime.collections import appointment_data
+from realtime.collections import document_data
 from realtime.dispatch import CallContext, callable_function
 from realtime.documents import mark_changed, push_row
 from realtime.errors import FunctionError
@@ -375,7 +375,7 @@ async def _submit(state: AppState, who: Identity, appointment_id: str) -> Booked
         clinic, service = await _catalog(session, row)
         if row.status != "draft":
             transition(row.status, "confirmed")  # refuses with the statuses named
-        missing = missing_answers(appointment_data(row), service.category)
+        missing = missing_answers(document_data(row), service.category)
         if missing:
             raise FunctionError(
                 "INVALID_ARGUMENT", "Some information is missing.", {"missing": missing}

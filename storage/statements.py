@@ -1,0 +1,132 @@
+"""Prebuilt Core statements run inside a write transaction, through SQLAlchemy or sqlite3.
+
+A live document's update reads its row and writes it back (realtime/collections.py). On
+PostgreSQL the statements go through SQLAlchemy (`CoreStatements`). On a SQLite file they go
+straight to the writer thread's sqlite3 connection (`SqliteStatements`): compiled once by
+SQLAlchemy's SQLite dialect and converted by the columns' own types, so a value is stored and
+read back exactly as SQLAlchemy does it everywhere else; only SQLAlchemy's execution machinery
+is skipped, which on a server idle between changes took three times the statements themselves
+(docs/benchmarks.md, "The limit at N=100").
+"""
+
+import sqlite3
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlalchemy import Connection, Executable, Select
+from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
+from sqlalchemy.exc import NoResultFound
+
+# A stored row: column key -> value, as SQLAlchemy's column types give it to Python.
+Row = dict[str, Any]
+Convert = Callable[[Any], Any]
+
+
+class Statements(Protocol):
+    """What a write transaction offers the code running inside it."""
+
+    def row(self, statement: Select[Any], params: Mapping[str, Any]) -> Row | None:
+        """The one row `statement` selects, or None."""
+
+    def scalar(self, statement: Select[Any], params: Mapping[str, Any]) -> Any:
+        """The first value of the row `statement` selects; NoResultFound if there is none."""
+
+    def execute(self, statement: Executable, params: Mapping[str, Any]) -> None:
+        """Run an INSERT, UPDATE or DELETE."""
+
+
+class CoreStatements:
+    """Statements on a SQLAlchemy connection (PostgreSQL, and reads of every database)."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+
+    def row(self, statement: Select[Any], params: Mapping[str, Any]) -> Row | None:
+        found = self.connection.execute(statement, dict(params)).one_or_none()
+        return None if found is None else dict(found._mapping)
+
+    def scalar(self, statement: Select[Any], params: Mapping[str, Any]) -> Any:
+        found = self.connection.execute(statement, dict(params)).first()
+        if found is None:
+            raise NoResultFound("No row was found when one was required")
+        return found[0]
+
+    def execute(self, statement: Executable, params: Mapping[str, Any]) -> None:
+        self.connection.execute(statement, dict(params))
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """One statement as sqlite3 runs it."""
+
+    sql: str
+    binds: tuple[tuple[str, Convert | None], ...]  # parameter -> Python value to stored value
+    columns: tuple[tuple[str, Convert | None], ...]  # result column -> stored value to Python
+
+
+class SqliteCompiler:
+    """Compiles each statement once per set of parameter names (an UPDATE's SET clause is
+    made of the names given, as SQLAlchemy itself does)."""
+
+    def __init__(self) -> None:
+        self.dialect = SQLiteDialect_pysqlite(paramstyle="named")
+        self._compiled: dict[tuple[Executable, frozenset[str]], Compiled] = {}
+
+    def compiled(self, statement: Executable, names: frozenset[str]) -> Compiled:
+        key = (statement, names)
+        found = self._compiled.get(key)
+        if found is None:
+            found = self._compiled[key] = self._compile(statement, names)
+        return found
+
+    def _compile(self, statement: Executable, names: frozenset[str]) -> Compiled:
+        dialect = self.dialect
+        compiled = statement.compile(dialect=dialect, column_keys=sorted(names))  # type: ignore[attr-defined]
+        binds = tuple(
+            (name, bind.type.dialect_impl(dialect).bind_processor(dialect))
+            for name, bind in compiled.binds.items()
+        )
+        selected = statement.selected_columns if isinstance(statement, Select) else ()
+        columns = tuple(
+            (str(column.key), column.type.dialect_impl(dialect).result_processor(dialect, None))
+            for column in selected
+        )
+        return Compiled(compiled.string, binds, columns)
+
+
+class SqliteStatements:
+    """Statements on the writer thread's sqlite3 connection (see the module doc)."""
+
+    def __init__(self, connection: sqlite3.Connection, compiler: SqliteCompiler) -> None:
+        self.connection = connection
+        self.compiler = compiler
+
+    def _run(
+        self, statement: Executable, params: Mapping[str, Any]
+    ) -> tuple[sqlite3.Cursor, Compiled]:
+        compiled = self.compiler.compiled(statement, frozenset(params))
+        values = {
+            name: params[name] if convert is None else convert(params[name])
+            for name, convert in compiled.binds
+        }
+        return self.connection.execute(compiled.sql, values), compiled
+
+    def row(self, statement: Select[Any], params: Mapping[str, Any]) -> Row | None:
+        cursor, compiled = self._run(statement, params)
+        found = cursor.fetchone()
+        if found is None:
+            return None
+        return {
+            key: value if convert is None else convert(value)
+            for (key, convert), value in zip(compiled.columns, found, strict=True)
+        }
+
+    def scalar(self, statement: Select[Any], params: Mapping[str, Any]) -> Any:
+        found = self.row(statement, params)
+        if found is None:
+            raise NoResultFound("No row was found when one was required")
+        return next(iter(found.values()))
+
+    def execute(self, statement: Executable, params: Mapping[str, Any]) -> None:
+        self._run(statement, params)
