@@ -5,17 +5,14 @@ both read a row and then fight over upgrading their lock; on PostgreSQL writers 
 the rows they change with SELECT ... FOR UPDATE (see the repositories).
 
 `Database.run_write` runs a transaction of prebuilt Core statements as one call, for the hot
-path of live-document updates. On a SQLite file it goes to one worker thread holding one
-sqlite3 connection of its own (storage/statements.py): aiosqlite sends each statement to its
-thread in about four hops (cursor, execute, fetch, close), and through the ORM a live
-document's update took twelve of them, 2-7 ms that every small fan-out waited for (see
-docs/benchmarks.md, "Where the time goes").
+path of live-document updates. On a SQLite file it goes to a sqlite3 connection of its own
+(storage/sqlite_writer.py): aiosqlite sends each statement to its thread in about four hops
+(cursor, execute, fetch, close), and through the ORM a live document's update took twelve
+of them, 2-7 ms that every small fan-out waited for (see docs/benchmarks.md, "Where the
+time goes").
 """
 
-import asyncio
-import sqlite3
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,25 +23,14 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from storage.statements import CoreStatements, SqliteCompiler, SqliteStatements, Statements
+from storage.sqlite_writer import SqliteWriter, set_pragmas
+from storage.statements import CoreStatements, Statements
 
 T = TypeVar("T")
-
-SQLITE_BUSY_TIMEOUT_MS = 10_000
 
 
 def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
-
-
-def _set_pragmas(dbapi_connection: Any) -> None:
-    """The settings of every connection to a SQLite file (sqlite3 or aiosqlite)."""
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-    cursor.close()
 
 
 def _prepare_sqlite(engine: Engine) -> None:
@@ -52,7 +38,7 @@ def _prepare_sqlite(engine: Engine) -> None:
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy's "begin" event emit BEGIN itself (pysqlite otherwise defers it).
         dbapi_connection.isolation_level = None
-        _set_pragmas(dbapi_connection)
+        set_pragmas(dbapi_connection)
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
@@ -69,48 +55,6 @@ def create_engine(url: str) -> AsyncEngine:
         _prepare_sqlite(engine.sync_engine)
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
-
-
-class SqliteWriter:
-    """One sqlite3 connection to a SQLite file, kept open in one thread of its own.
-
-    Opening a connection, or checking one out of a pool and starting it through SQLAlchemy,
-    costs more than the statements of a live document's update themselves.
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.compiler = SqliteCompiler()
-        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
-        self.connection: sqlite3.Connection | None = None
-
-    def transaction(self, work: Callable[[Statements], T]) -> T:
-        """Run `work` in one BEGIN IMMEDIATE ... COMMIT; in `thread` only."""
-        connection = self.connection
-        if connection is None:
-            # isolation_level None: no implicit transactions, BEGIN and COMMIT are ours.
-            # check_same_thread off only so that close() may run from the event loop's thread.
-            connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            _set_pragmas(connection)
-            self.connection = connection
-        connection.execute("BEGIN IMMEDIATE")
-        try:
-            result = work(SqliteStatements(connection, self.compiler))
-            connection.execute("COMMIT")
-        except BaseException:
-            if connection.in_transaction:
-                connection.rollback()
-            raise
-        return result
-
-    def _release(self) -> None:
-        if self.connection is not None:
-            self.connection.close()
-            self.connection = None
-
-    def close(self) -> None:
-        self.thread.submit(self._release).result()
-        self.thread.shutdown(wait=True)
 
 
 @dataclass(frozen=True)
@@ -141,15 +85,13 @@ class Database:
     async def run_write(self, work: Callable[[Statements], T]) -> T:
         """Run `work` in a write transaction that commits when it returns.
 
-        On a SQLite file: one call to the writer thread. Elsewhere: `work` runs on the async
-        connection's synchronous face, its statements going through the async driver.
+        On a SQLite file: by the file's writer (storage/sqlite_writer.py). Elsewhere: `work`
+        runs on the async connection's synchronous face, through the async driver.
         """
         if self.sqlite_writer is None:
             async with self.writer_bind.begin() as connection:
                 return await connection.run_sync(lambda sync: work(CoreStatements(sync)))
-        loop = asyncio.get_running_loop()
-        writer = self.sqlite_writer
-        return await loop.run_in_executor(writer.thread, writer.transaction, work)
+        return await self.sqlite_writer.run(work)
 
     async def close(self) -> None:
         if self.sqlite_writer is not None:
