@@ -2,7 +2,8 @@
 
 A live document's update reads its row and writes it back (realtime/collections.py). On
 PostgreSQL the statements go through SQLAlchemy (`CoreStatements`). On a SQLite file they go
-straight to the writer thread's sqlite3 connection (`SqliteStatements`): compiled once by
+straight to the SQLite writer's own sqlite3 connection (`SqliteStatements`, used by
+storage/sqlite_writer.py): compiled once by
 SQLAlchemy's SQLite dialect and converted by the columns' own types, so a value is stored and
 read back exactly as SQLAlchemy does it everywhere else; only SQLAlchemy's execution machinery
 is skipped, which on a server idle between changes took three times the statements themselves
@@ -96,7 +97,7 @@ class SqliteCompiler:
 
 
 class SqliteStatements:
-    """Statements on the writer thread's sqlite3 connection (see the module doc)."""
+    """Statements on the SQLite writer's sqlite3 connection (see the module doc)."""
 
     def __init__(self, connection: sqlite3.Connection, compiler: SqliteCompiler) -> None:
         self.connection = connection

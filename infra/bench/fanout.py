@@ -923,7 +923,7 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         "--time-calls",
         default=None,
         metavar="MOD:FUNC,...",
-        help="time these coroutine functions inside our server during the rounds, e.g. "
+        help="time these functions (plain or coroutine) inside our server during the rounds, e.g. "
         "realtime.documents:update,realtime.push:Publisher.push",
     )
     parser.add_argument(

@@ -8,8 +8,9 @@ untouched. SIGUSR1 starts a measurement window, SIGUSR2 ends it and writes its f
 - with BENCH_GC_OUT=<prefix>: every garbage-collector pass (generation, milliseconds) to
   `<prefix>.<n>.gc.json`, via gc.callbacks (cheap: two clock reads per pass).
 - with BENCH_TIME_OUT=<prefix> and BENCH_TIME="pkg.module:function,pkg.module:Class.method":
-  the wall time of every call of those coroutine functions (wrapped at start-up, looked up
-  by attribute at call time by their callers) to `<prefix>.<n>.time.json`.
+  the wall time of every call of those functions or coroutine functions (wrapped at
+  start-up, looked up by attribute at call time by their callers: a name imported into
+  another module is timed as `that.module:name`) to `<prefix>.<n>.time.json`.
 An experiment knob, to try a collector setting without editing the server:
 - BENCH_GC_THRESHOLD="t0,t1,t2" calls gc.set_threshold(t0, t1, t2) before the server starts.
 """
@@ -18,13 +19,14 @@ import cProfile
 import functools
 import gc
 import importlib
+import inspect
 import json
 import os
 import runpy
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
@@ -64,8 +66,12 @@ class CallTimes:
         *path, name = attribute.split(".")
         for part in path:
             owner = getattr(owner, part)
-        original: Callable[..., Awaitable[Any]] = getattr(owner, name)
+        original: Callable[..., Any] = getattr(owner, name)
         durations = self.calls.setdefault(target, [])
+
+        def record(started: int) -> None:
+            if self.recording:
+                durations.append((time.perf_counter_ns() - started) / 1e6)
 
         @functools.wraps(original)
         async def timed(*args: Any, **kwargs: Any) -> Any:
@@ -73,10 +79,17 @@ class CallTimes:
             try:
                 return await original(*args, **kwargs)
             finally:
-                if self.recording:
-                    durations.append((time.perf_counter_ns() - started) / 1e6)
+                record(started)
 
-        setattr(owner, name, timed)
+        @functools.wraps(original)
+        def timed_sync(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter_ns()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                record(started)
+
+        setattr(owner, name, timed if inspect.iscoroutinefunction(original) else timed_sync)
 
     def dump(self, path: str) -> None:
         with open(path, "w", encoding="utf-8") as out:
