@@ -103,8 +103,8 @@ class Rows:
 
     Rows are read and written as plain dictionaries by prebuilt Core statements, so that an
     update runs as one short transaction in one call (`Database.run_write`, the hot path of
-    every live-document change; building an ORM object alone cost more than the whole rest
-    of it); subscribers' reads use the same code through the async connection's synchronous
+    every live-document change, where building an ORM object took as long as reading the
+    row); subscribers' reads use the same code through the async connection's synchronous
     face.
     """
 
