@@ -28,6 +28,21 @@ async def test_clinic_read_returns_the_demo_clinic(base_url: str) -> None:
     assert clinic["timezone"] == "Asia/Tokyo"
     assert set(clinic["serviceIds"]) >= {"prenatal-b2c", "prenatal-b2b", "pgt-post"}
     assert clinic["name"]["ja"] and clinic["name"]["en"]
+    # Counselors by name, for the calendar's choice; no e-mail address leaves the server.
+    assert clinic["counselors"] == [
+        {
+            "id": "c-brown",
+            "name": {"ja": "Emily Brown", "en": "Emily Brown"},
+            "languages": ["en", "ja"],
+        },
+        {
+            "id": "c-sato",
+            "name": {"ja": "佐藤 花子", "en": "Hanako Sato"},
+            "languages": ["ja", "en"],
+        },
+        {"id": "c-tanaka", "name": {"ja": "田中 美咲", "en": "Misaki Tanaka"}, "languages": ["ja"]},
+    ]
+    assert "@" not in str(clinic["counselors"])
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,8 @@ from typing import Any
 from realtime.dispatch import CallContext, callable_function
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
-from storage.models import Clinic, Service
+from storage.models import Clinic, Counselor, Service
+from storage.repo_booking import counselors_of
 from storage.repo_catalog import clinic_offers, clinic_service_ids, get_clinic, get_service
 
 
@@ -18,7 +19,9 @@ class ServiceRead(Input):
     clinicId: Id | None = None  # resolves the entry aliases prenatal / pgt / cancer
 
 
-def clinic_reply(clinic: Clinic, service_ids: list[str]) -> dict[str, Any]:
+def clinic_reply(
+    clinic: Clinic, service_ids: list[str], counselors: list[Counselor]
+) -> dict[str, Any]:
     return {
         "id": clinic.id,
         "name": clinic.name,
@@ -26,6 +29,8 @@ def clinic_reply(clinic: Clinic, service_ids: list[str]) -> dict[str, Any]:
         "contactEmail": clinic.contact_email,
         "serviceIds": service_ids,
         "serviceAliases": clinic.service_aliases,
+        # What a person choosing a counselor sees; their e-mail addresses stay private.
+        "counselors": [{"id": c.id, "name": c.name, "languages": c.languages} for c in counselors],
     }
 
 
@@ -59,7 +64,11 @@ async def clinic_read(context: CallContext, request: ClinicRead) -> dict[str, An
         clinic = await get_clinic(session, clinic_id=request.id)
         if clinic is None:
             raise FunctionError("NOT_FOUND", "No such clinic.")
-        return clinic_reply(clinic, await clinic_service_ids(session, clinic_id=clinic.id))
+        return clinic_reply(
+            clinic,
+            await clinic_service_ids(session, clinic_id=clinic.id),
+            await counselors_of(session, clinic_id=clinic.id),
+        )
 
 
 @callable_function("service-read", ServiceRead)

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from playwright.async_api import Browser, Locator, Page, expect
 
+from storage.demo import COUNSELORS
 from tests.e2e.test_booking_flow import browser_of
 from tests.support.booking import Person, free_slots, person
 from tests.support.server import ServerProcess
@@ -26,6 +27,7 @@ from tests.support.server import ServerProcess
 TOKYO = ZoneInfo("Asia/Tokyo")  # the demo clinic's zone: the calendar shows its days
 DEFAULT_HORIZON_DAYS = 60
 CANCEL_REASON = "My plans changed"
+COUNSELOR_NAMES = {counselor[0]: counselor[2] for counselor in COUNSELORS}  # id -> English name
 
 
 def day_label(day: date) -> str:
@@ -83,22 +85,25 @@ class Choice:
     time: str
     times: list[str]
     start: str
+    counselor_ids: list[str]
 
 
 def choose(slots: list[dict[str, Any]]) -> Choice:
     """A free time at least a week after the first free day, not the first of its day, so
     that reaching it takes arrow keys in the grid and in the radio group."""
     by_day: dict[date, list[tuple[str, str]]] = defaultdict(list)
+    counselors: dict[str, list[str]] = {}
     for slot in slots:
         local = datetime.fromisoformat(slot["start"]).astimezone(TOKYO)
         by_day[local.date()].append((local.strftime("%H:%M"), slot["start"]))
+        counselors[slot["start"]] = slot["counselorIds"]
     first = min(by_day)
     candidates = [d for d in sorted(by_day) if len(by_day[d]) >= 2]
     assert candidates, "no day with two free times in the demo schedule"
     day = next((d for d in candidates if (d - first).days >= 8), candidates[-1])
     times = sorted(by_day[day])
     time, start = times[1]
-    return Choice(first, day, time, [t for t, _ in times], start)
+    return Choice(first, day, time, [t for t, _ in times], start, counselors[start])
 
 
 async def focused_day(page: Page) -> str | None:
@@ -197,6 +202,9 @@ async def test_book_and_cancel_with_the_keyboard_alone(
         await expect(time_radio).to_be_checked()
 
         # --- the counselor, the e-mail language, the hold ------------------------------
+        for counselor_id in choice.counselor_ids:  # offered by name
+            name = COUNSELOR_NAMES[counselor_id]
+            await expect(page.get_by_role("radio", name=name, exact=True)).to_be_visible()
         any_counselor = page.get_by_role("radio", name="Any counselor", exact=True)
         await press(page, "Tab", any_counselor)
         await expect(any_counselor).to_be_checked()
@@ -220,6 +228,8 @@ async def test_book_and_cancel_with_the_keyboard_alone(
         # --- the review: focus on the new page's title, then the terms and Confirm ------
         await expect(page).to_have_url(re.compile(r"/b/review$"))
         await expect(page.get_by_role("heading", level=1, name="Review and submit")).to_be_focused()
+        assigned = (await someone.document())["counselorId"]
+        await expect(page.get_by_text(COUNSELOR_NAMES[assigned], exact=True)).to_be_visible()
         terms = page.get_by_role("checkbox", name="I agree to the Terms of Service")
         await expect(terms).not_to_be_checked()
         await tab_to(page, terms)

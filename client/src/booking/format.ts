@@ -55,9 +55,9 @@ export function formatPrice(price: { amount: number; currency: string }, locale:
 }
 
 /**
- * A counselor's name. The server does not expose counselors' names yet: a later `clinic-read`
- * extension may add `counselors` (`[{id, name: {ja, en}}]` or `{id: {ja, en}}`), which is
- * read here; until then the id is shown through the `fallback` label ("Counselor c-sato").
+ * A counselor's name, from `clinic-read`'s `counselors` (`[{id, name: {ja, en}}]`, docs/protocol.md;
+ * a map `{id: {ja, en}}` is read too). A counselor the clinic record does not list (removed since
+ * the booking) is shown through the `fallback` label ("Counselor c-sato").
  * Every screen names counselors through this one function.
  */
 export function counselorName(
