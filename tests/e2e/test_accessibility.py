@@ -87,9 +87,11 @@ def browser_locale(lang: str) -> str:
 
 
 async def settle(page: Page, lang: str) -> None:
-    """The screen is drawn: a level-1 heading, nothing loading, animations done."""
+    """The screen is drawn: a level-1 heading, nothing loading (the app's "Loading…", or a
+    region such as the calendar marked busy while its month loads), animations done."""
     await expect(page.get_by_role("heading", level=1)).to_be_visible(timeout=15_000)
     await expect(page.get_by_text(LOADING[lang], exact=True)).to_have_count(0, timeout=15_000)
+    await expect(page.locator('[aria-busy="true"]')).to_have_count(0, timeout=15_000)
     await page.wait_for_timeout(350)
 
 

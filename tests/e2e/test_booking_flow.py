@@ -8,9 +8,10 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from playwright.async_api import Browser, BrowserContext, Page, expect
+from playwright.async_api import Browser, expect
 
 from tests.support.booking import Person, free_slots, person
+from tests.support.browser import browser_of
 from tests.support.server import ServerProcess
 
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -19,14 +20,6 @@ TOKYO = ZoneInfo("Asia/Tokyo")
 def day_name(start: datetime) -> str:
     local = start.astimezone(TOKYO)
     return f"{local:%A}, {local:%B} {local.day}, {local.year}"
-
-
-async def browser_of(
-    browser: Browser, server: ServerProcess, someone: Person, timezone: str = "Asia/Tokyo"
-) -> tuple[BrowserContext, Page]:
-    context = await browser.new_context(locale="en-US", timezone_id=timezone)
-    await context.add_cookies([{"name": "gc_session", "value": someone.token, "url": server.url}])
-    return context, await context.new_page()
 
 
 def single_counselor_slot(slots: list[dict[str, Any]]) -> dict[str, Any]:

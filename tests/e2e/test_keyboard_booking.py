@@ -20,8 +20,8 @@ from zoneinfo import ZoneInfo
 from playwright.async_api import Browser, Locator, Page, expect
 
 from storage.demo import COUNSELORS
-from tests.e2e.test_booking_flow import browser_of
 from tests.support.booking import Person, free_slots, person
+from tests.support.browser import browser_of
 from tests.support.server import ServerProcess
 
 TOKYO = ZoneInfo("Asia/Tokyo")  # the demo clinic's zone: the calendar shows its days
