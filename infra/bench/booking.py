@@ -51,7 +51,7 @@ from infra.bench.booking_fanout import HoldFanout
 from infra.bench.booking_holds import HoldPhase, HoldsResult, run_holds
 from infra.bench.booking_vacancies import VacancyRun, run_vacancies
 from infra.bench.fanout import RunResult
-from infra.bench.servers import Managed
+from infra.bench.servers import FreshDatabase, Managed
 
 PARTS = ("holds", "vacancies", "fanout")
 TIME_CALLS = ",".join(
@@ -195,14 +195,14 @@ class Runner:
         self.workdir = workdir
         self.server_cpus = server_cpus
         self.started: list[Managed] = []
-        self.databases: list[env.FreshDatabase] = []
+        self.databases: list[FreshDatabase] = []
         self.fanout_bench: HoldFanout | None = None
 
     async def ours(
         self, tag: str, http: httpx.AsyncClient
-    ) -> tuple[Managed, env.FreshDatabase, env.Harness, Path | None]:
+    ) -> tuple[Managed, FreshDatabase, env.Harness, Path | None]:
         options = self.options
-        database = await env.FreshDatabase.create(options.admin_url, tag)
+        database = await FreshDatabase.create(options.admin_url, f"booking_{tag}")
         self.databases.append(database)
         profile_out = options.profile_dir / f"ours-{tag}" if options.profile_dir else None
         time_out = self.workdir / f"time-{tag}" if options.time_calls else None
@@ -219,7 +219,7 @@ class Runner:
         return server, database, env.Harness(server, time_out, profile_out is not None), profile_out
 
     async def done(
-        self, server: Managed, database: env.FreshDatabase, profile_out: Path | None
+        self, server: Managed, database: FreshDatabase, profile_out: Path | None
     ) -> None:
         server.stop()
         self.started.remove(server)
@@ -287,6 +287,7 @@ class Runner:
             ours_gc_threshold=None,
             time_calls=TIME_CALLS if options.time_calls else None,
             redis_url=None,
+            postgres_url=None,  # HoldFanout makes its own databases
             max_seconds=options.max_seconds,
             quiet_wait=0.0,
             quiet_cores=0.25,
@@ -648,7 +649,7 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         action="store_true",
         help="fanout part: both servers' garbage-collector passes during the rounds",
     )
-    parser.add_argument("--pg-admin-url", default=env.PG_ADMIN_URL)
+    parser.add_argument("--pg-admin-url", default=servers.PG_ADMIN_URL)
     parser.add_argument(
         "--wait-others",
         type=float,

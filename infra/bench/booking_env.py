@@ -10,7 +10,6 @@ the benchmark's many sign-ins nor its idle watchers are refused or revoked.
 import asyncio
 import json
 import os
-import secrets
 import signal
 import sys
 import time
@@ -27,9 +26,8 @@ import httpx
 from infra.bench import servers
 from infra.bench.fanout import summary
 from infra.bench.lean import LeanClient, Sink, connect
-from infra.bench.servers import HOST, Managed
+from infra.bench.servers import HOST, FreshDatabase, Managed
 
-PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 CLINIC_ID = "demo-clinic"
 SERVICE_ALIAS = "cancer"
 SERVICE_ID = "cancer-b2b"
@@ -43,44 +41,6 @@ _HARNESS = ("BENCH_PROFILE_OUT", "BENCH_GC_OUT", "BENCH_GC_THRESHOLD", "BENCH_TI
 
 class CallFailed(Exception):
     """A call answered with an error the benchmark did not expect."""
-
-
-# -- the database -----------------------------------------------------------------------
-
-
-@dataclass
-class FreshDatabase:
-    """A PostgreSQL database created for one server and dropped afterwards."""
-
-    admin_url: str
-    name: str
-
-    @property
-    def url(self) -> str:
-        """For asyncpg (the benchmark's own checks and set-up)."""
-        return self.admin_url.rsplit("/", 1)[0] + "/" + self.name
-
-    @property
-    def server_url(self) -> str:
-        """For our server (SQLAlchemy with asyncpg)."""
-        return self.url.replace("postgresql://", "postgresql+asyncpg://", 1)
-
-    @classmethod
-    async def create(cls, admin_url: str, tag: str) -> "FreshDatabase":
-        name = f"bench_booking_{tag}_{os.getpid()}_{secrets.token_hex(3)}"
-        connection = await asyncpg.connect(admin_url)
-        try:
-            await connection.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await connection.close()
-        return cls(admin_url, name)
-
-    async def drop(self) -> None:
-        connection = await asyncpg.connect(self.admin_url)
-        try:
-            await connection.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-        finally:
-            await connection.close()
 
 
 # -- our server -------------------------------------------------------------------------

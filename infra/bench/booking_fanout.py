@@ -25,7 +25,7 @@ from infra.bench import booking_env as env
 from infra.bench import fanout, servers
 from infra.bench.fanout import CLIENT_TIMEOUT_SECONDS, RunResult, Session
 from infra.bench.lean import LeanClient
-from infra.bench.servers import HOST
+from infra.bench.servers import HOST, FreshDatabase
 
 FLOOR_AUTH = b'{"token":"floor"}'
 # Time allowed per watcher to connect and subscribe (all of them in one go).
@@ -43,7 +43,7 @@ class HoldFanout(fanout.Bench):
     ) -> None:
         super().__init__(options, pool, workdir, server_cpus)
         self.admin_url = admin_url
-        self.databases: list[env.FreshDatabase] = []
+        self.databases: list[FreshDatabase] = []
         self.path = ""
         self.month_data: dict[str, Any] = {}
         self.hold_events: list[bytes] = []
@@ -134,7 +134,7 @@ class HoldFanout(fanout.Bench):
 
     async def prepare_ours(self, n: int, http: httpx.AsyncClient) -> Session:
         options = self.options
-        database = await env.FreshDatabase.create(self.admin_url, f"fanout{n}")
+        database = await FreshDatabase.create(self.admin_url, f"booking_fanout{n}")
         self.databases.append(database)
         profile_out = options.profile_dir / f"ours-{n}" if options.profile_dir else None
         time_out = self.workdir / f"time-ours-{n}"

@@ -30,7 +30,7 @@ from infra.bench import booking_env as env
 from infra.bench import servers
 from infra.bench.fanout import summary
 from infra.bench.lean import BenchClientError, LeanClient
-from infra.bench.servers import Managed
+from infra.bench.servers import FreshDatabase, Managed
 
 SETUP_CONCURRENCY = 16
 # Flat out, 500 clients queue for many seconds on a server that answers a few dozen
@@ -239,7 +239,7 @@ def _phase_line(phase: HoldPhase) -> str:
 
 
 async def verify(
-    database: env.FreshDatabase, racers: Sequence[Racer], pairs: Sequence[env.Pair]
+    database: FreshDatabase, racers: Sequence[Racer], pairs: Sequence[env.Pair]
 ) -> tuple[env.ClaimCheck, int, int]:
     """(database check, unexplained claims, slots held at the end)."""
     check = await env.check_claims(database)
@@ -262,7 +262,7 @@ async def verify(
 
 async def run_holds(
     server: Managed,
-    database: env.FreshDatabase,
+    database: FreshDatabase,
     http: httpx.AsyncClient,
     *,
     clients: int,

@@ -32,7 +32,7 @@ from infra.bench import servers
 from infra.bench.booking_holds import Meter, gather_limited
 from infra.bench.fanout import summary
 from infra.bench.lean import LeanClient
-from infra.bench.servers import Managed
+from infra.bench.servers import FreshDatabase, Managed
 
 DEMO_COUNSELORS = 3
 WARMUP_CALLS = 3
@@ -119,9 +119,7 @@ async def timed_calls(client: LeanClient, event: bytes, count: int) -> tuple[lis
 class Fixture:
     """The server of part 2, its counselors and the users that hold its slots."""
 
-    def __init__(
-        self, server: Managed, database: env.FreshDatabase, http: httpx.AsyncClient
-    ) -> None:
+    def __init__(self, server: Managed, database: FreshDatabase, http: httpx.AsyncClient) -> None:
         self.server = server
         self.database = database
         self.api = env.Api(http, server.port)
@@ -258,7 +256,7 @@ async def hold_latency(
 
 async def run_vacancies(
     server: Managed,
-    database: env.FreshDatabase,
+    database: FreshDatabase,
     http: httpx.AsyncClient,
     *,
     sizes: Sequence[int],

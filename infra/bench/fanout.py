@@ -1,10 +1,11 @@
 """Fan-out benchmark: one document, N subscribers, our server against the transport floor.
 
     .venv/bin/python -m infra.bench.fanout [--sizes 100,1000,5000] [--rounds 20] [--redis]
-        [--json results.json]
+        [--postgres] [--json results.json]
 
 For every size N, the servers of a group (floor and ours; floor+redis and ours+redis) are
-measured together, each a fresh subprocess with a fresh SQLite file:
+measured together, each a fresh subprocess with a fresh SQLite file (ours with --postgres:
+a fresh PostgreSQL database, dropped afterwards):
 1. start the server, wait for GET /healthz, get a bearer token (ours: POST /dev/token);
 2. connect a writer (lean client), warm the code paths (subscribe, unsubscribe, one
    update), read the server's RSS;
@@ -147,6 +148,7 @@ class Options:
     ours_gc_threshold: str | None
     time_calls: str | None
     redis_url: str | None
+    postgres_url: str | None  # admin URL: ours runs on a fresh database there, not SQLite
     max_seconds: float
     quiet_wait: float
     quiet_cores: float
@@ -272,6 +274,7 @@ class Session:
     warned_idle: bool = False
     gc_out: Path | None = None
     time_out: Path | None = None
+    database: servers.FreshDatabase | None = None
 
 
 def groups_of(kinds: Sequence[str]) -> list[list[str]]:
@@ -377,6 +380,8 @@ class Bench:
                     session.writer.close()
                 session.server.stop()
                 self.started.remove(session.server)
+                if session.database is not None:
+                    await session.database.drop()
                 if session.profile_out is not None:
                     write_profile_summary(session.profile_out)
                 if session.gc_out is not None:
@@ -399,6 +404,10 @@ class Bench:
         if ours and self.options.time_calls:
             time_out = self.workdir / f"time-{kind.replace('+', '-')}-{n}"
             time_calls = (time_out, self.options.time_calls)
+        database = None
+        if ours and self.options.postgres_url:
+            tag = f"fanout_{kind.replace('+', '_')}_{n}"
+            database = await servers.FreshDatabase.create(self.options.postgres_url, tag)
         server = servers.start_server(
             kind,
             self.workdir,
@@ -408,10 +417,12 @@ class Bench:
             gc_out,
             threshold,
             time_calls,
+            database.server_url if database else None,
         )
         self.started.append(server)
         self.channels += 1
         session = Session(kind, self.channels, server, RunResult(n=n, server=kind))
+        session.database = database
         session.profile_out = profile_out
         session.gc_out = gc_out
         session.time_out = time_calls[0] if time_calls else None
@@ -887,6 +898,15 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         default=None,
         help="Redis for the +redis kinds; default: a private redis-server on a free port",
     )
+    parser.add_argument(
+        "--postgres",
+        nargs="?",
+        const=servers.PG_ADMIN_URL,
+        default=None,
+        metavar="ADMIN_URL",
+        help="run ours on a fresh PostgreSQL database created through ADMIN_URL (default "
+        f"{servers.PG_ADMIN_URL}) and dropped afterwards, instead of a SQLite file",
+    )
     parser.add_argument("--generators", type=int, default=1, help="generator processes")
     parser.add_argument(
         "--pin",
@@ -977,6 +997,7 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         ours_gc_threshold=args.ours_gc_threshold,
         time_calls=args.time_calls,
         redis_url=args.redis_url,
+        postgres_url=args.postgres,
         max_seconds=args.max_minutes * 60,
         quiet_wait=max(0.0, args.quiet_wait),
         quiet_cores=args.quiet_cores,
@@ -1063,7 +1084,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"fan-out: sizes {options.sizes}, servers {options.kinds}, {options.rounds} "
                 f"rounds (+{options.warmup} warm-up), {options.generators} generator(s), "
                 f"server CPUs {sorted(bench.server_cpus) if bench.server_cpus else 'any'}, "
-                f"clients CPUs {sorted(client_cpus) if client_cpus else 'any'}",
+                f"clients CPUs {sorted(client_cpus) if client_cpus else 'any'}, ours on "
+                f"{'PostgreSQL' if options.postgres_url else 'SQLite'}",
                 flush=True,
             )
             with asyncio.Runner(loop_factory=generator.new_event_loop) as runner:

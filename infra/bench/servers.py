@@ -7,6 +7,7 @@ and process group: SIGTERM, a bounded wait, then SIGKILL.
 import asyncio
 import contextlib
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -16,14 +17,52 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import asyncpg
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 READY_TIMEOUT_SECONDS = 60.0
 STOP_TIMEOUT_SECONDS = 10.0
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 _PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
 _TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class FreshDatabase:
+    """A PostgreSQL database created for one server and dropped afterwards."""
+
+    admin_url: str
+    name: str
+
+    @property
+    def url(self) -> str:
+        """For asyncpg (the benchmark's own checks and set-up)."""
+        return self.admin_url.rsplit("/", 1)[0] + "/" + self.name
+
+    @property
+    def server_url(self) -> str:
+        """For our server (SQLAlchemy with asyncpg)."""
+        return self.url.replace("postgresql://", "postgresql+asyncpg://", 1)
+
+    @classmethod
+    async def create(cls, admin_url: str, tag: str) -> "FreshDatabase":
+        name = f"bench_{tag}_{os.getpid()}_{secrets.token_hex(3)}"
+        connection = await asyncpg.connect(admin_url)
+        try:
+            await connection.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await connection.close()
+        return cls(admin_url, name)
+
+    async def drop(self) -> None:
+        connection = await asyncpg.connect(self.admin_url)
+        try:
+            await connection.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        finally:
+            await connection.close()
+
 
 # Server kinds: (module run with `python -m`, uses Redis)
 KINDS: dict[str, tuple[str, bool]] = {
@@ -187,8 +226,10 @@ def start_server(
     gc_out: Path | None = None,
     gc_threshold: str | None = None,
     time_calls: tuple[Path, str] | None = None,
+    database_url: str | None = None,
 ) -> Managed:
-    """Start a server of `kind` on a free port with a fresh SQLite file (not yet ready).
+    """Start a server of `kind` on a free port with a fresh SQLite file, or on
+    `database_url` (not yet ready).
 
     With `profile_out` or `gc_out` it runs under infra.bench.profiled (same module, same
     environment), whose diagnostics SIGUSR1/SIGUSR2 switch on and off."""
@@ -205,7 +246,7 @@ def start_server(
     env.update(
         PORT=str(port),
         APP_ENV="test",
-        DATABASE_URL=f"sqlite+aiosqlite:///{database}",
+        DATABASE_URL=database_url or f"sqlite+aiosqlite:///{database}",
         LOG_LEVEL="warning",
         PYTHONUNBUFFERED="1",
     )
