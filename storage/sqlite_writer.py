@@ -2,12 +2,12 @@
 
 An update is a few prebuilt statements (storage/statements.py) that take a fraction of a
 millisecond, and every subscriber of the document waits for them before its push. So the
-writer runs them at once on the event loop whenever that cannot wait: the thread below is
-idle and the file's write lock is free, which SQLite answers at once with a busy timeout of
-zero. Otherwise (another connection is writing, or an earlier update is already queued) the
-update goes to the writer's one thread, which waits for the lock as every other connection
-does. Nothing that can block is left on the event loop: the WAL is checkpointed by that
-thread too, instead of by the commit that happens to fill it.
+writer runs them at once on the event loop whenever nothing would make it wait: its thread
+(below) is idle and the file's write lock is free, which SQLite answers at once with a busy
+timeout of zero. Otherwise (another connection is writing, or an earlier update is already
+queued) the update goes to the writer's one thread, which waits for the lock as every other
+connection does. Nothing that can block is left on the event loop: the WAL is checkpointed
+by that thread too, instead of by the commit that happens to fill it.
 """
 
 import asyncio
@@ -53,7 +53,8 @@ class SqliteWriter:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def run(self, work: Callable[[Statements], T]) -> T:
-        """Run `work` in one BEGIN IMMEDIATE ... COMMIT, on the event loop if it cannot wait."""
+        """Run `work` in one BEGIN IMMEDIATE ... COMMIT: on the event loop when nothing would
+        make it wait, in `thread` otherwise (see the module doc)."""
         if self._in_thread == 0:
             try:
                 result = self._transaction(work, wait=False)
@@ -68,10 +69,14 @@ class SqliteWriter:
 
     async def _call_in_thread(self, function: Callable[..., T], *args: Any) -> T:
         self._in_thread += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self.thread, function, *args)
-        finally:
-            self._in_thread -= 1
+        done = asyncio.get_running_loop().run_in_executor(self.thread, function, *args)
+        # Counted down when the thread is through with the connection, not when a waiter
+        # is cancelled: the shield keeps a cancellation from marking the call done early.
+        done.add_done_callback(self._thread_finished)
+        return await asyncio.shield(done)
+
+    def _thread_finished(self, _done: "asyncio.Future[Any]") -> None:
+        self._in_thread -= 1
 
     def _connect(self) -> sqlite3.Connection:
         if self._connection is None:

@@ -3,6 +3,7 @@ holds up the event loop while another connection writes, loses nothing, and keep
 from growing when it is the only writer."""
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -97,6 +98,28 @@ async def test_concurrent_updates_while_another_writer_holds_the_lock_lose_nothi
     await asyncio.gather(*more)
     locale, _agent, version = await stored_user(database)
     assert (locale, version) == ("en", 41)
+
+
+async def test_an_update_given_up_while_waiting_still_finishes_before_the_next(
+    database: Database,
+) -> None:
+    set_slowly = set_user_agent("given up")
+
+    def slow(statements: Statements) -> None:
+        set_slowly(statements)
+        time.sleep(0.3)  # its transaction stays open in the writer's thread meanwhile
+
+    async with database.write() as session:
+        await session.exec(SET_LOCALE)
+        given_up = asyncio.create_task(database.run_write(slow))
+        await asyncio.sleep(0.1)  # waiting in the writer's thread for the lock
+        given_up.cancel()
+    await asyncio.sleep(0.15)  # the thread has the lock now, inside `slow`
+    # The thread owns the connection until that update is through: the next one must wait
+    # for it, not start on the event loop in the middle of its transaction.
+    await database.run_write(set_user_agent("next"))
+    assert await stored_user(database) == ("en", "next", 3)
+    assert given_up.cancelled()
 
 
 async def test_the_wal_is_checkpointed_when_only_updates_write(
