@@ -39,6 +39,11 @@ def snapshot(path: str, loaded: Loaded | None) -> dict[str, Any]:
     }
 
 
+def row_snapshot(path: str, data: dict[str, Any], version: int) -> dict[str, Any]:
+    """The snapshot of a document stored as a row (it exists)."""
+    return {"path": path, "exists": True, "data": data, "version": version}
+
+
 async def read(state: AppState, who: Identity | None, path: object) -> dict[str, Any]:
     """The current snapshot of a document the caller may read."""
     found = match(path)
@@ -80,7 +85,7 @@ async def update(
         changed = {rows.apply(row, field_path, value) for field_path, value in changes.items()}
         mark_changed(row, utcnow())
         rows.save(statements, row, changed | {"updated", "version"})
-        return snapshot(found.path, Loaded(rows.meta(row), rows.data(row), row["version"]))
+        return row_snapshot(found.path, rows.data(row), row["version"])
 
     async with state.publisher.ordered(found.path):
         pushed = await state.db.run_write(write)
@@ -90,9 +95,7 @@ async def update(
 
 async def push_row(state: AppState, path: str, row: User | Appointment) -> None:
     """Push a row that a server function has just committed."""
-    await state.publisher.push(
-        {"path": path, "exists": True, "data": document_data(row), "version": row.version}
-    )
+    await state.publisher.push(row_snapshot(path, document_data(row), row.version))
 
 
 async def publish_derived(state: AppState, path: str) -> None:

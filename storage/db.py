@@ -33,6 +33,12 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
+def sqlite_file(url: str) -> str | None:
+    """The file of a SQLite URL; None for other databases and in-memory SQLite."""
+    database = make_url(url).database if is_sqlite(url) else None
+    return database if database not in (None, "", ":memory:") else None
+
+
 def _prepare_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -48,9 +54,9 @@ def _prepare_sqlite(engine: Engine) -> None:
 
 def create_engine(url: str) -> AsyncEngine:
     if is_sqlite(url):
-        database = make_url(url).database
-        if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        path = sqlite_file(url)
+        if path is not None:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_async_engine(url, pool_size=8, max_overflow=8)
         _prepare_sqlite(engine.sync_engine)
         return engine
@@ -102,12 +108,11 @@ class Database:
 def open_database(url: str) -> Database:
     engine = create_engine(url)
     writer_bind = engine.execution_options(sqlite_begin="IMMEDIATE")
-    database = make_url(url).database if is_sqlite(url) else None
-    sqlite_file = database if database not in (None, "", ":memory:") else None
+    path = sqlite_file(url)
     return Database(
         engine=engine,
         reader=async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False),
         writer=async_sessionmaker(writer_bind, class_=AsyncSession, expire_on_commit=False),
         writer_bind=writer_bind,
-        sqlite_writer=SqliteWriter(sqlite_file) if sqlite_file else None,
+        sqlite_writer=SqliteWriter(path) if path is not None else None,
     )
