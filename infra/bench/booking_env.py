@@ -9,9 +9,7 @@ the benchmark's many sign-ins nor its idle watchers are refused or revoked.
 
 import asyncio
 import json
-import os
 import signal
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,8 +33,6 @@ SESSION_MINUTES = 60
 BUFFER_MINUTES = 15
 CALL_TIMEOUT_SECONDS = 30.0
 HTTP_TIMEOUT_SECONDS = 60.0
-# Harness variables of infra.bench.profiled that must not leak from our own environment.
-_HARNESS = ("BENCH_PROFILE_OUT", "BENCH_GC_OUT", "BENCH_GC_THRESHOLD", "BENCH_TIME_OUT")
 
 
 class CallFailed(Exception):
@@ -61,32 +57,22 @@ def start_ours(
     With `profile_out`, `time_calls` or `gc_out` (the collector's passes) it runs under
     infra.bench.profiled, whose windows SIGUSR1 opens and SIGUSR2 closes (the server code
     untouched)."""
-    port = servers.free_port()
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("REDIS_URL", "DATABASE_URL", "PORT", "BENCH_TIME", *_HARNESS)
-    }
-    env.update(
-        PORT=str(port),
-        APP_ENV="test",
-        DATABASE_URL=database.server_url,
-        LOG_LEVEL="warning",
-        SIGN_IN_LINKS_PER_IP="1000000",
-        INACTIVITY_SECONDS="86400",
-        FILES_DIR=str(workdir / f"files-{tag}"),
-        PYTHONUNBUFFERED="1",
+    return servers.start_server(
+        "ours",
+        workdir,
+        None,
+        cpus,
+        profile_out=profile_out,
+        gc_out=gc_out,
+        time_calls=time_calls,
+        database_url=database.server_url,
+        extra_env={
+            "SIGN_IN_LINKS_PER_IP": "1000000",
+            "INACTIVITY_SECONDS": "86400",
+            "FILES_DIR": str(workdir / f"files-{tag}"),
+        },
+        tag=tag,
     )
-    command = [sys.executable, "-m", "realtime"]
-    if profile_out is not None:
-        env["BENCH_PROFILE_OUT"] = str(profile_out)
-    if time_calls is not None:
-        env["BENCH_TIME_OUT"], env["BENCH_TIME"] = str(time_calls[0]), time_calls[1]
-    if gc_out is not None:
-        env["BENCH_GC_OUT"] = str(gc_out)
-    if profile_out is not None or time_calls is not None or gc_out is not None:
-        command = [sys.executable, "-m", "infra.bench.profiled", "realtime"]
-    return servers.start("ours", command, env, workdir / f"server-{tag}-{port}.log", port, cpus)
 
 
 # -- HTTP -------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -227,17 +227,26 @@ def start_server(
     gc_threshold: str | None = None,
     time_calls: tuple[Path, str] | None = None,
     database_url: str | None = None,
+    extra_env: Mapping[str, str] | None = None,
+    tag: str | None = None,
 ) -> Managed:
     """Start a server of `kind` on a free port with a fresh SQLite file, or on
-    `database_url` (not yet ready).
+    `database_url` (not yet ready); `extra_env` adds settings, `tag` names its log.
 
-    With `profile_out` or `gc_out` it runs under infra.bench.profiled (same module, same
-    environment), whose diagnostics SIGUSR1/SIGUSR2 switch on and off."""
+    With `profile_out`, `gc_out`, `gc_threshold` or `time_calls` it runs under
+    infra.bench.profiled (same module, same environment), whose diagnostics SIGUSR1/SIGUSR2
+    switch on and off."""
     module, uses_redis = KINDS[kind]
     port = free_port()
-    tag = kind.replace("+", "-")
+    tag = tag or kind.replace("+", "-")
     database = workdir / f"bench-{tag}-{port}.db"
-    harness = ("BENCH_PROFILE_OUT", "BENCH_GC_OUT", "BENCH_GC_THRESHOLD", "BENCH_TIME_OUT")
+    harness = (
+        "BENCH_PROFILE_OUT",
+        "BENCH_GC_OUT",
+        "BENCH_GC_THRESHOLD",
+        "BENCH_TIME_OUT",
+        "BENCH_TIME",
+    )
     env = {
         key: value
         for key, value in os.environ.items()
@@ -250,6 +259,7 @@ def start_server(
         LOG_LEVEL="warning",
         PYTHONUNBUFFERED="1",
     )
+    env.update(extra_env or {})
     if uses_redis:
         if not redis_url:
             raise RuntimeError(f"{kind} needs a Redis URL")
