@@ -22,6 +22,7 @@ from realtime.payments.provider import PaymentProvider, stripe_client
 from realtime.presence import run_session_checks
 from realtime.push import Publisher
 from realtime.ratelimit import create_limiter
+from realtime.session_sweep import run_session_sweeps
 from realtime.settings import Settings
 from realtime.sockets import bind_events, create_socket_server
 from realtime.state import AppState
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None) -> Any:
         loops = [
             asyncio.create_task(run_forever(state, settings.job_interval_seconds)),
             asyncio.create_task(run_session_checks(state)),
+            asyncio.create_task(run_session_sweeps(state)),
         ]
         yield
         for loop in loops:

@@ -51,16 +51,29 @@ def _snapshot_of(message: dict[str, Any]) -> dict[str, Any] | None:
     return first if isinstance(first, dict) else None
 
 
+SESSION_ROOM_PREFIX = "session:"
+
+
 def session_room(session_id: int) -> str:
     """Every socket of a signed-in session is in this room."""
-    return f"session:{session_id}"
+    return f"{SESSION_ROOM_PREFIX}{session_id}"
+
+
+def local_session_ids(manager: Any) -> list[int]:
+    """The sessions that have a socket on this node (their rooms in this node's manager)."""
+    rooms = manager.rooms.get(NAMESPACE, {})
+    return [
+        int(room.removeprefix(SESSION_ROOM_PREFIX))
+        for room in list(rooms)
+        if isinstance(room, str) and room.startswith(SESSION_ROOM_PREFIX)
+    ]
 
 
 def _ends_session(event: object, data: object, room: object) -> bool:
     return (
         event == SESSION_EVENT
         and isinstance(room, str)
-        and room.startswith("session:")
+        and room.startswith(SESSION_ROOM_PREFIX)
         and isinstance(data, dict)
         and data.get("state") == "expired"
     )
@@ -159,6 +172,15 @@ class Publisher:
             {"state": state, "secondsLeft": seconds_left},
             room=session_room(session_id),
         )
+
+    async def end_local_session(self, session_id: int) -> None:
+        """Tell and close this node's sockets of a session, without the message queue: the
+        sweep (realtime/session_sweep.py) must work while Redis is down."""
+        room = session_room(session_id)
+        await self.sio.emit(
+            SESSION_EVENT, {"state": "expired", "secondsLeft": 0}, room=room, ignore_queue=True
+        )
+        await _disconnect_room(self.sio.manager, room)
 
     async def end_session(self, session_id: int) -> None:
         """Tell every socket of a revoked session, on every node, then close them."""

@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     inactivity_seconds: int = INACTIVITY_LOGOUT_SECONDS
     inactivity_warning_seconds: int = INACTIVITY_WARNING_SECONDS
     session_check_seconds: float = 5.0
+    # Each node checks its own sockets' sessions this often, so sign-out and expiry close
+    # them on every node even while Redis is down (realtime/session_sweep.py).
+    session_sweep_seconds: float = 2.0
     # Card payment (Stripe Checkout). STRIPE_API_BASE points the official SDK at another
     # server speaking Stripe's API (infra/stripe_local in development and tests); unset, the
     # SDK talks to Stripe itself with the real keys.

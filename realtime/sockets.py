@@ -16,7 +16,7 @@ from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError, internal_error
 from realtime.presence import Activity, record_activity, socket_connected, socket_disconnected
-from realtime.push import LocalManager, OrderedRedisManager, session_room
+from realtime.push import SESSION_ROOM_PREFIX, LocalManager, OrderedRedisManager, session_room
 from realtime.settings import Settings
 from realtime.state import AppState
 from storage.repo_users import Identity
@@ -126,7 +126,7 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
     @on("unsubscribe")
     async def unsubscribe(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
         path = payload.get("path")
-        if isinstance(path, str) and path != sid and not path.startswith("session:"):
+        if isinstance(path, str) and path != sid and not path.startswith(SESSION_ROOM_PREFIX):
             await sio.leave_room(sid, path)
         return {"ok": True}
 

@@ -161,3 +161,16 @@ async def sessions_idle_between(
         .where(col(AuthSession.last_activity) <= newest)
     )
     return [(int(i), last) for i, last in rows.all() if i is not None]
+
+
+async def live_sessions(
+    session: AsyncSession, *, session_ids: list[int], active_since: datetime
+) -> set[int]:
+    """Which of `session_ids` still authenticate: not revoked, active since `active_since`."""
+    rows = await session.exec(
+        select(AuthSession.id)
+        .where(col(AuthSession.id).in_(session_ids))
+        .where(col(AuthSession.revoked_at).is_(None))
+        .where(col(AuthSession.last_activity) > active_since)
+    )
+    return {int(i) for i in rows.all() if i is not None}
