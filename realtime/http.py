@@ -184,6 +184,9 @@ async def dev_outbox(request: Request) -> Response:
                     "links": m.links,
                     "sentAt": iso(m.sent_at),
                     "delivery": m.delivery,
+                    "attempts": m.attempts,
+                    "nextAttemptAt": iso(m.next_attempt_at),
+                    "lastError": m.last_error,
                 }
                 for m in mails
             ]

@@ -8,6 +8,8 @@
 - reconcile-payments: every paid session ends with exactly one confirmed booking or one
   refund, even when a webhook or a refund call was lost.
 - forget-presence: presence rows of sockets whose node died.
+- deliver-mail: outbox mails left `queued` (a node died) or `failed` (SMTP down) are tried
+  again once due, with growing pauses, each claimed by one node (realtime/mail/delivery.py).
 """
 
 import asyncio
@@ -173,6 +175,10 @@ async def _settle_open(state: AppState, session_id: str) -> int:
     return 1
 
 
+async def deliver_mail(state: AppState, now: datetime) -> int:
+    return await state.mailer.deliver_due(now)
+
+
 Job = Callable[[AppState, datetime], Awaitable[int]]
 # Run by every node every JOB_INTERVAL_SECONDS.
 SCHEDULED: dict[str, Job] = {
@@ -180,6 +186,7 @@ SCHEDULED: dict[str, Job] = {
     "expire-holds": expire_holds,
     "forget-presence": forget_stale_presence,
     "reconcile-payments": reconcile_payments,
+    "deliver-mail": deliver_mail,
 }
 # Also runnable at a set time through POST /dev/jobs/{name} (development and tests).
 # Session checks have their own, faster loop (realtime/presence.py).

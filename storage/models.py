@@ -163,9 +163,15 @@ class Appointment(SQLModel, table=True):
 
 
 class OutboxMail(SQLModel, table=True):
-    """Every mail is written here first; delivery state is recorded beside it."""
+    """Every mail is written here first; delivery state is recorded beside it.
+
+    `delivery` is one of realtime/mail/delivery.py's states. A mail waiting to be (re)tried
+    has `next_attempt_at`; a node sending it holds it until `claimed_until` (a lease, so that
+    two nodes never send one mail and a node that died lets go of it).
+    """
 
     __tablename__ = "mail_outbox"
+    __table_args__ = (Index("ix_mail_outbox_delivery_due", "delivery", "next_attempt_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
     to: str = Field(max_length=320, index=True)
@@ -176,8 +182,13 @@ class OutboxMail(SQLModel, table=True):
     # [{"filename", "contentType", "content"}] (text attachments such as .ics invitations)
     attachments: list[dict[str, str]] | None = _json(nullable=True)
     sent_at: datetime = _ts()
-    delivery: str = Field(default="logged", max_length=16)  # logged | queued | sent | failed
+    delivery: str = Field(default="logged", max_length=16)
     attempts: int = 0
+    next_attempt_at: datetime | None = _ts(nullable=True)
+    claimed_until: datetime | None = _ts(nullable=True)
+    # Why the last attempt failed: the SMTP reply or the error's class and message, never
+    # the mail's body.
+    last_error: str | None = Field(default=None, max_length=500)
 
 
 class SignInLink(SQLModel, table=True):

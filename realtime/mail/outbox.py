@@ -1,11 +1,19 @@
-"""Write a mail to the outbox (inside the caller's transaction), deliver it after commit."""
+"""Write a mail to the outbox (inside the caller's transaction), deliver it after commit.
+
+The after-commit attempt tries a few times at once (IMMEDIATE_ATTEMPTS, pauses of 0.5-2 s);
+whatever is left `queued` or `failed` (a node that died, an SMTP server down for longer) is
+retried by the delivery job (realtime/mail/delivery.py, run by realtime/jobs.py).
+"""
 
 import asyncio
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from realtime.mail.delivery import attempt, deliver_due
+from realtime.mail.outcome import LOGGED, QUEUED
 from realtime.mail.render import Rendered
 from realtime.mail.smtp import SmtpDelivery
 from storage.db import Database
@@ -13,6 +21,8 @@ from storage.models import OutboxMail
 from storage.types import utcnow
 
 log = logging.getLogger(__name__)
+# Attempts made right after commit before leaving the mail to the delivery job.
+IMMEDIATE_ATTEMPTS = 4
 
 
 @dataclass(frozen=True)
@@ -37,6 +47,7 @@ class Mailer:
         links: list[str],
         attachments: list[dict[str, str]] | None = None,
     ) -> Queued:
+        now = utcnow()
         row = OutboxMail(
             to=to,
             subject=mail.subject,
@@ -44,8 +55,9 @@ class Mailer:
             html=mail.html,
             links=links,
             attachments=attachments,
-            sent_at=utcnow(),
-            delivery="queued" if self.smtp else "logged",
+            sent_at=now,
+            delivery=QUEUED if self.smtp else LOGGED,
+            next_attempt_at=now if self.smtp else None,
         )
         session.add(row)
         await session.flush()
@@ -64,17 +76,32 @@ class Mailer:
         task.add_done_callback(self._tasks.discard)
 
     async def _deliver(self, outbox_id: int) -> None:
+        try:
+            await self._attempts(outbox_id)
+        except Exception:
+            # The database failed us: the row keeps its state and the claim ends with its
+            # lease, so the delivery job tries again.
+            log.exception(
+                "delivery of mail #%s interrupted; the delivery job retries it", outbox_id
+            )
+
+    async def _attempts(self, outbox_id: int) -> None:
         assert self.smtp is not None
-        async with self.db.read() as session:
-            mail = await session.get(OutboxMail, outbox_id)
-        if mail is None:
-            return
-        attempts, sent = await self.smtp.send_with_retries(mail)
-        async with self.db.write() as session:
-            row = await session.get(OutboxMail, outbox_id)
-            if row is not None:
-                row.attempts = attempts
-                row.delivery = "sent" if sent else "failed"
+        due = utcnow()
+        for attempt_number in range(1, IMMEDIATE_ATTEMPTS + 1):
+            # asyncio's timers may end a sleep a little before the wall clock gets there.
+            done = await attempt(self.db, self.smtp, outbox_id, max(utcnow(), due))
+            if done is None or done.next_attempt_at is None:
+                return  # sent, refused for good, or another node's to send
+            due = done.next_attempt_at
+            if attempt_number < IMMEDIATE_ATTEMPTS:
+                await asyncio.sleep(max((due - utcnow()).total_seconds(), 0))
+
+    async def deliver_due(self, now: datetime) -> int:
+        """The delivery job's round on this node (realtime/jobs.py)."""
+        if self.smtp is None:
+            return 0
+        return await deliver_due(self.db, self.smtp, now)
 
     async def drain(self) -> None:
         """Wait for deliveries in flight (at shutdown)."""

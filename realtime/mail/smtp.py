@@ -1,7 +1,5 @@
-"""SMTP delivery with aiosmtplib, retried with backoff."""
+"""SMTP delivery with aiosmtplib: an outbox row as a message, and one attempt to send it."""
 
-import asyncio
-import logging
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from urllib.parse import unquote, urlsplit
@@ -10,10 +8,6 @@ import aiosmtplib
 
 from storage.models import OutboxMail
 
-log = logging.getLogger(__name__)
-
-ATTEMPTS = 4
-FIRST_BACKOFF_SECONDS = 0.5
 SMTP_TIMEOUT_SECONDS = 15
 
 
@@ -32,6 +26,7 @@ class SmtpDelivery:
         self.sender = sender
 
     def message(self, mail: OutboxMail) -> EmailMessage:
+        """Raises ValueError for a header Python refuses (CR/LF in the subject, ...)."""
         message = EmailMessage()
         message["From"] = self.sender
         message["To"] = mail.to
@@ -51,9 +46,10 @@ class SmtpDelivery:
             )
         return message
 
-    async def send(self, mail: OutboxMail) -> None:
+    async def send(self, message: EmailMessage) -> None:
+        """One attempt; the caller (realtime/mail/delivery.py) records it and retries."""
         await aiosmtplib.send(
-            self.message(mail),
+            message,
             hostname=self.hostname,
             port=self.port,
             username=self.username,
@@ -62,17 +58,3 @@ class SmtpDelivery:
             start_tls=None if not self.use_tls else False,
             timeout=SMTP_TIMEOUT_SECONDS,
         )
-
-    async def send_with_retries(self, mail: OutboxMail) -> tuple[int, bool]:
-        """Try a few times with growing pauses; returns (attempts made, sent?)."""
-        delay = FIRST_BACKOFF_SECONDS
-        for attempt in range(1, ATTEMPTS + 1):
-            try:
-                await self.send(mail)
-                return attempt, True
-            except (aiosmtplib.SMTPException, OSError) as exc:
-                log.warning("SMTP attempt %s for outbox #%s failed: %s", attempt, mail.id, exc)
-                if attempt < ATTEMPTS:
-                    await asyncio.sleep(delay)
-                    delay *= 2
-        return ATTEMPTS, False
