@@ -8,10 +8,10 @@ import socket
 import sys
 from pathlib import Path
 
+from realtime.production import DEFAULT_STRIPE_SECRET_KEY
 from realtime.settings import ROOT, Settings
 
 log = logging.getLogger(__name__)
-PLACEHOLDER_KEY = "sk_test_local"
 START_SECONDS = 20.0
 
 
@@ -19,7 +19,7 @@ def wants_local_stripe(settings: Settings) -> bool:
     return (
         settings.app_env == "development"
         and settings.stripe_api_base is None
-        and settings.stripe_secret_key == PLACEHOLDER_KEY
+        and settings.stripe_secret_key == DEFAULT_STRIPE_SECRET_KEY
         and (ROOT / "infra" / "stripe_local").is_dir()
     )
 
