@@ -4,6 +4,7 @@ hosted checkout page) as a child process and points the SDK at it."""
 
 import asyncio
 import logging
+import os
 import socket
 import sys
 from pathlib import Path
@@ -44,6 +45,9 @@ async def start_local_stripe(settings: Settings) -> tuple[asyncio.subprocess.Pro
         webhook,
         "--webhook-secret",
         settings.stripe_webhook_secret,
+        # It exits when this process is gone, even by kill -9 (no orphan keeps the port).
+        "--parent-pid",
+        str(os.getpid()),
         cwd=Path(ROOT),
     )
     url = f"http://127.0.0.1:{port}"
