@@ -2,11 +2,15 @@
 
 import gc
 import logging
+import sys
 
 import uvicorn
+from pydantic import ValidationError
+from pydantic_settings import SettingsError
 
 from realtime.app import create_app
 from realtime.settings import Settings
+from realtime.settings_errors import refusal_lines
 
 # Generation-0 threshold: a broadcast to thousands of sockets creates one task per recipient,
 # and with CPython's default (700) that set off full collections of about a second each
@@ -14,9 +18,24 @@ from realtime.settings import Settings
 GC_THRESHOLDS = (50_000, 10, 10)
 
 
+# Exit status of a start refused for its settings (any non-zero would do; 2 is "usage").
+EXIT_BAD_SETTINGS = 2
+
+
+def load_settings() -> Settings:
+    """The settings, or exit non-zero printing only setting names and messages, never a
+    value (realtime/settings_errors.py)."""
+    try:
+        return Settings()
+    except (ValidationError, SettingsError) as error:
+        for line in refusal_lines(error):
+            print(f"refusing to start: {line}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_SETTINGS) from None
+
+
 def main() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
-    settings = Settings()
+    settings = load_settings()
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(levelname)s %(name)s %(message)s"
     )

@@ -12,9 +12,14 @@ from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from realtime.contract import INACTIVITY_LOGOUT_SECONDS, INACTIVITY_WARNING_SECONDS
+from realtime.production import (
+    DEFAULT_SECRET,
+    DEFAULT_STRIPE_SECRET_KEY,
+    DEFAULT_STRIPE_WEBHOOK_SECRET,
+    production_problems,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SECRET = "dev-only-secret-change-me"
 
 
 class Settings(BaseSettings):
@@ -51,8 +56,8 @@ class Settings(BaseSettings):
     # Card payment (Stripe Checkout). STRIPE_API_BASE points the official SDK at another
     # server speaking Stripe's API (infra/stripe_local in development and tests); unset, the
     # SDK talks to Stripe itself with the real keys.
-    stripe_secret_key: str = "sk_test_local"
-    stripe_webhook_secret: str = "whsec_local"
+    stripe_secret_key: str = DEFAULT_STRIPE_SECRET_KEY
+    stripe_webhook_secret: str = DEFAULT_STRIPE_WEBHOOK_SECRET
     stripe_api_base: str | None = None
     # The checkout session lives this long (Stripe's minimum is 30 minutes); the hold is
     # extended to the session's end plus a grace for the webhook to arrive.
@@ -76,13 +81,17 @@ class Settings(BaseSettings):
     log_level: str = "info"
 
     @model_validator(mode="after")
-    def _refuse_default_secret_in_production(self) -> "Settings":
-        if self.app_env == "production" and self.secret_key == DEFAULT_SECRET:
-            raise ValueError(
-                "SECRET_KEY must be set to a long random value when APP_ENV=production"
+    def _refuse_unsafe_production(self) -> "Settings":
+        """Rules in realtime/production.py; the message names settings, never values."""
+        if self.app_env == "production":
+            problems = production_problems(
+                secret_key=self.secret_key,
+                public_url=self.public_url,
+                stripe_secret_key=self.stripe_secret_key,
+                stripe_webhook_secret=self.stripe_webhook_secret,
             )
-        if self.app_env == "production" and len(self.secret_key) < 32:
-            raise ValueError("SECRET_KEY must be at least 32 characters in production")
+            if problems:
+                raise ValueError("; ".join(problems))
         return self
 
     @property

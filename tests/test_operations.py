@@ -11,6 +11,7 @@ from tests.support.databases import (
     drop_postgres_database,
     set_connections_allowed,
 )
+from tests.support.production import production_env
 from tests.support.server import ServerProcess, free_port
 
 
@@ -40,7 +41,15 @@ async def test_unknown_api_paths_are_not_found_not_the_app_shell(base_url: str) 
 def test_production_refuses_the_default_secret() -> None:
     with pytest.raises(ValueError, match="SECRET_KEY"):
         Settings(app_env="production")
-    assert Settings(app_env="production", secret_key="s" * 40).dev_endpoints is False
+    good = production_env(Path("/unused"))
+    accepted = Settings(
+        app_env="production",
+        secret_key=good["SECRET_KEY"],
+        public_url=good["PUBLIC_URL"],
+        stripe_secret_key=good["STRIPE_SECRET_KEY"],
+        stripe_webhook_secret=good["STRIPE_WEBHOOK_SECRET"],
+    )
+    assert accepted.dev_endpoints is False
 
 
 def test_production_process_refuses_to_start_with_default_secret(tmp_path: Path) -> None:
@@ -56,14 +65,7 @@ def test_production_process_refuses_to_start_with_default_secret(tmp_path: Path)
 
 
 async def test_production_has_no_dev_endpoints(tmp_path: Path) -> None:
-    server = ServerProcess(
-        env={
-            "APP_ENV": "production",
-            "SECRET_KEY": "p" * 48,
-            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/p.db",
-        },
-        log_path=tmp_path / "prod.log",
-    ).start()
+    server = ServerProcess(env=production_env(tmp_path), log_path=tmp_path / "prod.log").start()
     try:
         async with httpx.AsyncClient(base_url=server.url) as http:
             assert (await http.get("/dev/outbox")).status_code == 404

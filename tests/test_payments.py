@@ -2,6 +2,11 @@
 Stripe-signed webhooks): money and slots always agree, on SQLite and PostgreSQL."""
 
 import asyncio
+import hashlib
+import hmac
+import json
+import secrets
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -12,20 +17,40 @@ import pytest_asyncio
 from tests.support.booking import Person, free_slots, person, run_job
 from tests.support.clients import outbox
 from tests.support.server import ServerProcess
-from tests.support.stripe_local import StripeLocal
+from tests.support.stripe_local import WEBHOOK_SECRET, StripeLocal
+
+PRICE = {"amount_total": 16500, "currency": "jpy"}  # prenatal-b2c (storage/demo.py)
+
+
+async def hold_first_free(someone: Person, index: int = 0) -> None:
+    slot = (await free_slots(someone.sock, "prenatal"))[index]
+    assert "data" in await someone.hold(slot["start"], slot["counselorIds"][0])
 
 
 @pytest_asyncio.fixture
 async def paying(server: ServerProcess) -> AsyncIterator[Person]:
     """A person with a complete prenatal-b2c intake, a held slot, submitted: pending payment."""
     async with person(server.url, "prenatal", complete=True) as someone:
-        slot = (await free_slots(someone.sock, "prenatal"))[0]
-        assert "data" in await someone.hold(slot["start"], slot["counselorIds"][0])
+        await hold_first_free(someone)
         submitted = await someone.call(
             "appointment-updateStatus",
             {"appointmentId": someone.appointment_id, "status": "submitted"},
         )
         assert submitted == {"data": {"status": "pending_payment"}}
+        yield someone
+
+
+@pytest_asyncio.fixture
+async def holding(server: ServerProcess) -> AsyncIterator[Person]:
+    """A prenatal-b2c draft that is a hold only: consent given, no intake, terms not agreed,
+    never submitted (the appointment of issue #12's forged payment)."""
+    async with person(server.url, "prenatal") as someone:
+        info = await someone.call("service-read", {"id": "prenatal", "clinicId": "demo-clinic"})
+        consent = {"appointmentId": someone.appointment_id}
+        assert "data" in await someone.call(
+            "appointment-consent", {**consent, "version": info["data"]["consentVersion"]}
+        )
+        await hold_first_free(someone, 1)
         yield someone
 
 
@@ -179,3 +204,107 @@ async def test_reconciliation_applies_a_lost_webhook(server: ServerProcess, payi
     assert (await paying.document())["status"] == "pending_payment"
     assert await run_job(server.url, "reconcile-payments", datetime.now(UTC)) >= 1
     assert (await settled(paying, "paid"))["status"] == "confirmed"
+
+
+def forged_session(appointment_id: str, **fields: Any) -> dict[str, Any]:
+    """A paid checkout session as a forger writes it: right amount, this appointment."""
+    return {
+        "id": f"cs_forged_{secrets.token_hex(8)}",
+        "object": "checkout.session",
+        "status": "complete",
+        "payment_status": "paid",
+        "payment_intent": f"pi_forged_{secrets.token_hex(8)}",
+        "client_reference_id": appointment_id,
+        "metadata": {"appointmentId": appointment_id},
+        **PRICE,
+        **fields,
+    }
+
+
+async def send_signed(server: ServerProcess, checkout: dict[str, Any]) -> None:
+    """A `checkout.session.completed` signed with the server's webhook secret, as anyone who
+    knows the secret (issue #12: the local default one) can send it."""
+    body = json.dumps(
+        {
+            "id": f"evt_forged_{secrets.token_hex(8)}",
+            "object": "event",
+            "type": "checkout.session.completed",
+            "data": {"object": checkout},
+        }
+    ).encode()
+    stamp = int(time.time())
+    mac = hmac.new(WEBHOOK_SECRET.encode(), f"{stamp}.".encode() + body, hashlib.sha256)
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        reply = await http.post(
+            "/stripe/webhook",
+            content=body,
+            headers={"Stripe-Signature": f"t={stamp},v1={mac.hexdigest()}"},
+        )
+    assert reply.status_code == 200, reply.text
+
+
+async def test_a_forged_payment_never_confirms_a_draft(
+    server: ServerProcess, holding: Person
+) -> None:
+    await send_signed(server, forged_session(holding.appointment_id))
+    document = await holding.document()
+    assert document["status"] == "draft" and document["payment"] is None
+    assert not document["joinUrl"] and document["counselorId"]  # still only a hold
+    mails = await outbox(server.url, holding.email)
+    assert not any("confirmed" in m["subject"] or "確定" in m["subject"] for m in mails)
+
+
+async def test_a_paid_event_for_a_session_that_is_not_the_appointments_confirms_nothing(
+    server: ServerProcess, paying: Person
+) -> None:
+    own = (await checkout(paying))["sessionId"]
+    await send_signed(server, forged_session(paying.appointment_id))  # unknown to the provider
+    async with person(server.url, "prenatal", complete=True) as other:
+        await hold_first_free(other, 2)
+        assert "data" in await other.call(
+            "appointment-updateStatus",
+            {"appointmentId": other.appointment_id, "status": "submitted"},
+        )
+        foreign = (await checkout(other))["sessionId"]
+        await provider(server).control("POST", f"/sessions/{foreign}/pay?wait=1")
+        await settled(other, "paid")
+        real = await provider(server).control("GET", f"/sessions/{foreign}")
+        # Another appointment's real, paid session, relabelled for this one.
+        await send_signed(
+            server,
+            forged_session(
+                paying.appointment_id, id=foreign, payment_intent=real["payment_intent"]["id"]
+            ),
+        )
+    document = await paying.document()
+    assert document["status"] == "pending_payment"
+    assert document["payment"]["status"] == "open" and document["payment"]["sessionId"] == own
+
+
+async def test_a_real_payment_for_a_draft_never_submitted_is_refunded_and_the_clinic_told(
+    server: ServerProcess, holding: Person
+) -> None:
+    stripe = provider(server)
+    async with httpx.AsyncClient(base_url=stripe.url) as http:
+        created = await http.post(
+            "/v1/checkout/sessions",
+            headers={"Authorization": "Bearer sk_test_local"},
+            data={
+                "mode": "payment",
+                "success_url": "http://x/ok",
+                "cancel_url": "http://x/no",
+                "line_items[0][price_data][currency]": PRICE["currency"],
+                "line_items[0][price_data][unit_amount]": str(PRICE["amount_total"]),
+                "line_items[0][price_data][product_data][name]": "no submit",
+                "line_items[0][quantity]": "1",
+                "metadata[appointmentId]": holding.appointment_id,
+            },
+        )
+    session = created.json()["id"]
+    await stripe.control("POST", f"/sessions/{session}/pay?wait=1")
+    document = await settled(holding, "refunded")
+    assert document["status"] == "draft" and not document["joinUrl"]
+    assert document["payment"]["refundReason"] == "not_submitted"
+    assert (await stripe.control("GET", f"/sessions/{session}"))["refunds"]
+    told = await outbox(server.url, "contact@demo-clinic.example")
+    assert any(holding.appointment_id in m["subject"] for m in told)

@@ -4,8 +4,9 @@
         --webhook-url http://127.0.0.1:8000/stripe/webhook --webhook-secret whsec_local
 
 Flags default from STRIPE_LOCAL_PORT, STRIPE_LOCAL_WEBHOOK_URL, STRIPE_LOCAL_WEBHOOK_SECRET
-(and STRIPE_LOCAL_PUBLIC_URL). `--port 0` takes a free port. Binds 127.0.0.1 only and prints
-`stripe-local listening on http://127.0.0.1:<port>` once it accepts connections.
+(and STRIPE_LOCAL_PUBLIC_URL, STRIPE_LOCAL_PARENT_PID). `--port 0` takes a free port. Binds
+127.0.0.1 only and prints `stripe-local listening on http://127.0.0.1:<port>` once it
+accepts connections. With `--parent-pid` it exits when that process is no longer its parent.
 """
 
 import argparse
@@ -20,6 +21,7 @@ import uvicorn
 from infra.stripe_local.app import Config, create_app
 
 HOST = "127.0.0.1"
+PARENT_CHECK_SECONDS = 0.5
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -48,6 +50,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--public-url",
         default=env.get("STRIPE_LOCAL_PUBLIC_URL") or None,
         help="base of the hosted page URLs (default http://127.0.0.1:<port>)",
+    )
+    parser.add_argument(
+        "--parent-pid",
+        type=int,
+        default=int(env.get("STRIPE_LOCAL_PARENT_PID", "0")) or None,
+        help="exit once this process is no longer our parent (it died, even by kill -9); "
+        "env STRIPE_LOCAL_PARENT_PID",
     )
     parser.add_argument("--webhook-attempts", type=int, default=4)
     parser.add_argument("--webhook-backoff", type=float, default=0.5)
@@ -93,12 +102,28 @@ async def serve(args: argparse.Namespace) -> None:
             await asyncio.sleep(0.02)
         print(f"stripe-local listening on {url}", flush=True)
 
-    announcer = asyncio.get_running_loop().create_task(announce())
+    loop = asyncio.get_running_loop()
+    tasks = [loop.create_task(announce())]
+    if args.parent_pid:
+        tasks.append(loop.create_task(exit_with_parent(server, args.parent_pid)))
     try:
         await server.serve(sockets=[sock])
     finally:
-        announcer.cancel()
+        for task in tasks:
+            task.cancel()
         sock.close()
+
+
+async def exit_with_parent(server: uvicorn.Server, parent_pid: int) -> None:
+    """Stop at once when the parent is gone: an orphan is re-parented, so getppid() changes.
+    Polling works wherever the parent dies and however (no signal reaches us on kill -9);
+    PR_SET_PDEATHSIG would need a preexec_fn in a parent that runs threads."""
+    while True:
+        await asyncio.sleep(PARENT_CHECK_SECONDS)
+        if os.getppid() != parent_pid:
+            break
+    logging.getLogger("stripe_local").warning("parent %s is gone; exiting", parent_pid)
+    server.should_exit = server.force_exit = True
 
 
 def main(argv: list[str] | None = None) -> None:

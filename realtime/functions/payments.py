@@ -13,6 +13,7 @@ from realtime.documents import push_row
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
 from realtime.payments.outcomes import bump
+from realtime.payments.sessions import earlier_sessions
 from realtime.rules import require_identity
 from realtime.state import AppState
 from storage.models import Appointment, User
@@ -69,6 +70,7 @@ async def create_checkout(context: CallContext, request: CreateCheckout) -> dict
             row.payment = {
                 "status": "open",
                 "sessionId": checkout["id"],
+                "earlierSessionIds": earlier_sessions(row.payment, checkout["id"]),
                 "url": checkout["url"],
                 "attempt": attempt,
                 "amount": checkout["amount_total"],

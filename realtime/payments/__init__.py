@@ -9,8 +9,10 @@
    order events arrive in (an `expired` after a `completed` changes nothing).
 3. A paid session confirms the booking if the appointment still holds its slot, or can take
    it again; otherwise (slot gone, amount or currency wrong, appointment already confirmed
-   by another session, cancelled) the payment is refunded and both the person and the
-   clinic are told. Never a double booking, never money kept without a booking.
+   by another session, cancelled, a draft never submitted) the payment is refunded and both
+   the person and the clinic are told. Never a double booking, never money kept without a
+   booking. A paid event is believed as sent only for the appointment's own sessions;
+   any other session id is taken from the provider, or ignored (verify.py).
 4. When a pending payment's hold lapses, the session is expired through the API and the
    appointment returns to `draft`.
 5. The reconciliation job asks the provider about every session still open or awaiting a

@@ -11,6 +11,7 @@ from realtime.booking.publish import publish_claim_change, publish_feed
 from realtime.documents import push_row
 from realtime.mail.render import render
 from realtime.payments.outcomes import Outcome, bump, ended, paid
+from realtime.payments.sessions import appointment_of
 from realtime.state import AppState
 from storage.models import ProcessedPaymentEvent, User
 from storage.repo_appointments import get_appointment
@@ -20,12 +21,6 @@ from storage.types import utcnow
 log = logging.getLogger(__name__)
 
 Kind = Literal["paid", "expired", "failed"]
-
-
-def appointment_of(checkout: dict[str, Any]) -> str | None:
-    metadata = checkout.get("metadata") or {}
-    found = metadata.get("appointmentId") or checkout.get("client_reference_id")
-    return str(found) if found else None
 
 
 async def apply_checkout(

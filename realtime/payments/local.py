@@ -4,14 +4,15 @@ hosted checkout page) as a child process and points the SDK at it."""
 
 import asyncio
 import logging
+import os
 import socket
 import sys
 from pathlib import Path
 
+from realtime.production import DEFAULT_STRIPE_SECRET_KEY
 from realtime.settings import ROOT, Settings
 
 log = logging.getLogger(__name__)
-PLACEHOLDER_KEY = "sk_test_local"
 START_SECONDS = 20.0
 
 
@@ -19,7 +20,7 @@ def wants_local_stripe(settings: Settings) -> bool:
     return (
         settings.app_env == "development"
         and settings.stripe_api_base is None
-        and settings.stripe_secret_key == PLACEHOLDER_KEY
+        and settings.stripe_secret_key == DEFAULT_STRIPE_SECRET_KEY
         and (ROOT / "infra" / "stripe_local").is_dir()
     )
 
@@ -44,6 +45,9 @@ async def start_local_stripe(settings: Settings) -> tuple[asyncio.subprocess.Pro
         webhook,
         "--webhook-secret",
         settings.stripe_webhook_secret,
+        # It exits when this process is gone, even by kill -9 (no orphan keeps the port).
+        "--parent-pid",
+        str(os.getpid()),
         cwd=Path(ROOT),
     )
     url = f"http://127.0.0.1:{port}"

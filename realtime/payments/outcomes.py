@@ -13,8 +13,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from realtime.booking.confirm import confirm_booking
 from realtime.booking.holds import SlotTaken, place_hold
 from realtime.booking.status import transition
+from realtime.collections import document_data
 from realtime.documents import mark_changed
+from realtime.intake.validate import missing_answers
 from realtime.mail.outbox import Queued
+from realtime.payments.sessions import known_sessions
 from realtime.state import AppState
 from storage.models import Appointment, Clinic, Service
 from storage.repo_booking import active_claim_of
@@ -72,6 +75,18 @@ async def _take_again(
     return held.claim
 
 
+def _was_submitted(row: Appointment, service: Service, session_id: str) -> bool:
+    """A draft is confirmed by a payment only when it was submitted (its own checkout made
+    this session while it was pending_payment, and then the hold lapsed) and it could still
+    be submitted now. A payment for a draft that never was (a hold only: no consent, intake
+    or terms) is refunded instead, whoever made the session."""
+    return (
+        session_id in known_sessions(row.payment)
+        and row.agreed_to_terms
+        and not missing_answers(document_data(row), service.category)
+    )
+
+
 async def paid(
     state: AppState, session: AsyncSession, row: Appointment, checkout: dict[str, Any]
 ) -> Outcome:
@@ -86,6 +101,8 @@ async def paid(
         and str(checkout.get("currency", "")).lower() == (service.price_currency or "").lower()
     )
     reason = None if amount_ok else "amount_mismatch"
+    if reason is None and row.status == "draft" and not _was_submitted(row, service, session_id):
+        reason = "not_submitted"
     if reason is None and row.status in ("pending_payment", "draft"):
         claim = await active_claim_of(session, appointment_id=row.id)
         if claim is None:
