@@ -1,11 +1,11 @@
 """`python -m realtime`: the Procfile's web process."""
 
 import gc
-import logging
 
 import uvicorn
 
 from realtime.app import create_app
+from realtime.logs import configure_logging
 from realtime.settings import Settings
 
 # Generation-0 threshold: a broadcast to thousands of sockets creates one task per recipient,
@@ -17,9 +17,7 @@ GC_THRESHOLDS = (50_000, 10, 10)
 def main() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
     settings = Settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(levelname)s %(name)s %(message)s"
-    )
+    configure_logging(settings.log_level)
     uvicorn.run(
         create_app(settings),
         host=settings.host,

@@ -38,6 +38,7 @@ from realtime.intake.validate import missing_answers
 from realtime.mail.outbox import Queued
 from realtime.rules import require_identity
 from realtime.state import AppState
+from realtime.text import MultiLine
 from storage.models import Appointment, Clinic, Service, User
 from storage.repo_appointments import get_appointment, open_appointment
 from storage.repo_booking import active_claim_of
@@ -438,7 +439,7 @@ async def appointment_update_status(context: CallContext, request: UpdateStatus)
 
 class AppointmentCancel(Input):
     appointmentId: Id
-    reason: Annotated[str, StringConstraints(max_length=1000)]
+    reason: Annotated[MultiLine, StringConstraints(max_length=1000)]
 
 
 @callable_function("appointment-cancel", AppointmentCancel)

@@ -11,6 +11,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from realtime.intake.definition import FIELDS, MAX_DATE_STRING_LENGTH, RULES, STEPS, Field, message
+from realtime.text import CONTROL_CHARACTERS, clean
 
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 RELATIVE_DAYS = re.compile(r"^\+(\d{1,4})d$")
@@ -44,9 +45,12 @@ def _fail(code: str, **values: object) -> Problem:
     return Problem(code, message(code, "en", **values))
 
 
-def _text(field: Field, value: Any) -> str | None:
-    if not isinstance(value, str):
+def _text(field: Field, answer: Any) -> str | None:
+    if not isinstance(answer, str):
         raise _fail("mustBeText")
+    value = clean(answer, multiline=field.type == "textarea")  # the one text rule
+    if value is None:
+        raise _fail(CONTROL_CHARACTERS)
     rule = RULES[field.rule] if field.rule else None
     if not value.strip():
         if rule is not None and rule.trim:  # customAlphanumeric: at least one character
