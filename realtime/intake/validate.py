@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from realtime.days import in_range
 from realtime.intake.definition import FIELDS, MAX_DATE_STRING_LENGTH, RULES, STEPS, Field, message
 from realtime.text import CONTROL_CHARACTERS, clean
 
@@ -82,6 +83,8 @@ def _date(field: Field, value: Any, today: date) -> str:
         day = date.fromisoformat(value)
     except ValueError:
         raise _fail("invalidDate") from None
+    if not in_range(day):
+        raise _fail("invalidDate")
     if field.after is not None:
         bound = resolve_date(field.after, today)
         if not day > bound:
