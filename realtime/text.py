@@ -54,16 +54,19 @@ def _validator(multiline: bool) -> AfterValidator:
 
 
 def _check_strings(value: Any) -> Any:
-    """Free-form JSON (error details, context): every key and string as multi-line text."""
-    if isinstance(value, str):
-        cleaned = clean(value, multiline=True)
-        if cleaned is None:
-            raise PydanticCustomError(CONTROL_CHARACTERS, refusal_text())
-        return cleaned
-    if isinstance(value, list):
-        return [_check_strings(item) for item in value]
-    if isinstance(value, dict):
-        return {_check_strings(key): _check_strings(item) for key, item in value.items()}
+    """Free-form JSON (error details, context): every key and string as multi-line text,
+    checked without recursion (the nesting is the sender's to choose), kept as sent."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if clean(item, multiline=True) is None:
+                raise PydanticCustomError(CONTROL_CHARACTERS, refusal_text())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
     return value
 
 
