@@ -1,7 +1,6 @@
 """`python -m realtime`: the Procfile's web process."""
 
 import gc
-import logging
 import sys
 
 import uvicorn
@@ -9,6 +8,7 @@ from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
 from realtime.app import create_app
+from realtime.logs import configure_logging
 from realtime.settings import Settings
 from realtime.settings_errors import refusal_lines
 
@@ -36,9 +36,7 @@ def load_settings() -> Settings:
 def main() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
     settings = load_settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(levelname)s %(name)s %(message)s"
-    )
+    configure_logging(settings.log_level)
     uvicorn.run(
         create_app(settings),
         host=settings.host,

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from realtime.errors import FunctionError, internal_error
 from realtime.state import AppState
+from realtime.text import CONTROL_CHARACTERS
 from storage.repo_users import Identity
 
 log = logging.getLogger(__name__)
@@ -53,12 +54,16 @@ def callable_function(
 
 
 def _validation_details(error: ValidationError) -> dict[str, Any]:
-    return {
-        "fields": {
-            ".".join(str(part) for part in item["loc"]) or "data": item["msg"]
-            for item in error.errors(include_url=False, include_input=False)
-        }
-    }
+    """`fields`: path -> message; `codes`: path -> message key, for the refusals the client
+    words itself in the person's language (control characters, realtime/text.py)."""
+    fields: dict[str, str] = {}
+    codes: dict[str, str] = {}
+    for item in error.errors(include_url=False, include_input=False):
+        path = ".".join(str(part) for part in item["loc"]) or "data"
+        fields[path] = item["msg"]
+        if item["type"] == CONTROL_CHARACTERS:
+            codes[path] = CONTROL_CHARACTERS
+    return {"fields": fields, "codes": codes} if codes else {"fields": fields}
 
 
 async def dispatch(context: CallContext, name: str, data: Any) -> Any:

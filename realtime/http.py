@@ -20,7 +20,7 @@ from realtime.errors import FunctionError
 from realtime.files import file_on_disk, full_path, metadata
 from realtime.jobs import JOBS
 from realtime.payments.webhook import stripe_webhook
-from realtime.signin import SignedIn, confirm
+from realtime.signin import SignedIn, confirm, normalize_email
 from realtime.state import AppState
 from storage.models import OutboxMail, StoredFile
 from storage.repo_users import Identity, create_session, get_or_create_user, revoke_session
@@ -155,14 +155,12 @@ async def dev_token(request: Request) -> Response:
     """Development and tests only: a bearer token for an e-mail address, no mail involved."""
     try:
         data = await read_data(request)
-        email = data.get("email") if isinstance(data, dict) else None
-        if not isinstance(email, str) or "@" not in email or len(email) > 320:
-            raise FunctionError("INVALID_ARGUMENT", "Invalid email address.")
+        email = normalize_email(data.get("email") if isinstance(data, dict) else None)
     except FunctionError as exc:
         return error_response(exc)
     state = state_of(request)
     async with state.db.write() as session:
-        user = await get_or_create_user(session, email=email.strip().lower())
+        user = await get_or_create_user(session, email=email)
         token = await create_session(session, user_id=user.id)
     return signed_in_response(state, SignedIn(uid=user.id, email=user.email, token=token))
 

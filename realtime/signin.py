@@ -10,6 +10,7 @@
 
 import re
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlencode
@@ -19,7 +20,8 @@ from realtime.errors import FunctionError
 from realtime.mail.render import render
 from realtime.ratelimit import enforce
 from realtime.state import AppState
-from storage.repo_signin import add_link, link_for_update
+from realtime.text import clean
+from storage.repo_signin import add_link, link_for_update, lock_links_of, retire_other_links
 from storage.repo_users import create_session, get_or_create_user
 from storage.types import utcnow
 
@@ -30,13 +32,25 @@ LINK_INVALID = "The authentication link is no longer valid. Please start a new s
 
 
 def normalize_email(value: object) -> str:
-    """The address as stored and compared: trimmed and lower-cased, or INVALID_ARGUMENT."""
-    if not isinstance(value, str):
-        raise FunctionError("INVALID_ARGUMENT", INVALID_EMAIL, {"fields": {"email": INVALID_EMAIL}})
-    email = value.strip().lower()
+    """The address as stored and compared, or INVALID_ARGUMENT.
+
+    One address, one account: trimmed, in Unicode NFC (one spelling of an accented letter,
+    RFC 6532), lower-cased (no provider treats case as meaningful in practice), the domain
+    without its trailing dot(s) (`example.com.` is the DNS root form of `example.com`).
+    Provider-specific rules (Gmail's dots, `+tags`) are not applied: elsewhere they would merge
+    addresses of different people.
+    """
+    if not isinstance(value, str) or clean(value, multiline=False) is None:
+        raise _invalid_email()
+    local, at, domain = unicodedata.normalize("NFC", value.strip()).lower().rpartition("@")
+    email = f"{local}{at}{domain.rstrip('.')}"
     if len(email) > MAX_EMAIL_LENGTH or not EMAIL_PATTERN.match(email):
-        raise FunctionError("INVALID_ARGUMENT", INVALID_EMAIL, {"fields": {"email": INVALID_EMAIL}})
+        raise _invalid_email()
     return email
+
+
+def _invalid_email() -> FunctionError:
+    return FunctionError("INVALID_ARGUMENT", INVALID_EMAIL, {"fields": {"email": INVALID_EMAIL}})
 
 
 def link_invalid() -> FunctionError:
@@ -110,6 +124,7 @@ async def confirm(state: AppState, *, email: object, token: object) -> SignedIn:
         raise link_invalid()
     address = normalize_email(email)
     async with state.db.write() as session:
+        await lock_links_of(session, email=address)
         link = await link_for_update(session, token=token)
         now = utcnow()
         if link is None or link.used_at is not None or link.expires_at <= now:
@@ -118,6 +133,8 @@ async def confirm(state: AppState, *, email: object, token: object) -> SignedIn:
             # Not used up: the right person can still open it.
             raise link_invalid()
         link.used_at = now
+        # An older (or newer) mail left in an inbox must not sign anyone in any more.
+        await retire_other_links(session, used=link, at=now)
         user = await get_or_create_user(
             session,
             email=address,

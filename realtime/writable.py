@@ -13,6 +13,7 @@ from typing import Any
 from realtime.contract import LOCALES
 from realtime.errors import FunctionError
 from realtime.intake.validate import IntakeContext, Problem, check_path
+from realtime.text import CONTROL_CHARACTERS, clean, refusal_text
 
 Validator = Callable[[Any], Any]
 
@@ -28,11 +29,15 @@ def one_of(allowed: tuple[Any, ...], code: str, text: str) -> Validator:
 
 
 def text(max_length: int) -> Validator:
+    """One-line text (realtime/text.py's rule) of at most `max_length` characters."""
+
     def check(value: Any) -> Any:
         if not isinstance(value, str):
             raise Problem("mustBeText", "Must be text.")
         if len(value) > max_length:
             raise Problem("tooLong", f"Must be at most {max_length} characters.")
+        if clean(value, multiline=False) is None:
+            raise Problem(CONTROL_CHARACTERS, refusal_text())
         return value
 
     return check

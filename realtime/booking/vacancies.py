@@ -24,6 +24,7 @@ from realtime.booking.schedule import (
     local_time,
 )
 from realtime.booking.slot_cache import Computed, cache_for
+from realtime.days import in_range
 from storage.models import Clinic, Service
 from storage.repo_booking import (
     claims_between,
@@ -54,10 +55,13 @@ def month_of(moment: datetime, timezone: str) -> str:
 
 
 def month_days(month: str) -> tuple[date, date] | None:
-    found = MONTH.match(month)
+    """The first and last day of `YYYY-MM`, or None for anything else (realtime/days.py)."""
+    found = MONTH.fullmatch(month)
     if not found:
         return None
     first = date(int(found.group(1)), int(found.group(2)), 1)
+    if not in_range(first):
+        return None
     following = (first.replace(day=28) + timedelta(days=4)).replace(day=1)
     return first, following - timedelta(days=1)
 

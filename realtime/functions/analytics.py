@@ -11,6 +11,7 @@ from pydantic import Field, RootModel
 from realtime.dispatch import CallContext, callable_function
 from realtime.functions.inputs import Input
 from realtime.ratelimit import enforce
+from realtime.text import MultiLine
 from storage.models import AnalyticsEvent
 from storage.types import utcnow
 
@@ -23,7 +24,7 @@ class LoginParams(Input):
 
 
 class ExceptionParams(Input):
-    description: Annotated[str, Field(max_length=500)]
+    description: Annotated[MultiLine, Field(max_length=500)]
     fatal: bool = False
 
 

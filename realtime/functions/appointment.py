@@ -11,6 +11,7 @@ from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
 from realtime.rules import require_identity
 from realtime.state import AppState
+from realtime.text import OneLine
 from storage.models import Appointment, Service, User
 from storage.repo_appointments import get_appointment, open_appointment
 from storage.repo_users import new_id
@@ -71,7 +72,7 @@ async def _new_appointment(
 
 class AppointmentConsent(Input):
     appointmentId: Id
-    version: Annotated[str, StringConstraints(max_length=32)]
+    version: Annotated[OneLine, StringConstraints(max_length=32)]
 
 
 @callable_function("appointment-consent", AppointmentConsent)

@@ -30,6 +30,7 @@ from realtime.booking.sessions import autocommit
 from realtime.booking.status import STAFF_OUTCOMES, transition
 from realtime.booking.vacancies import Calendar, calendar, months_between, vacancies_answer
 from realtime.collections import document_data
+from realtime.days import OUT_OF_RANGE, in_range
 from realtime.dispatch import CallContext, callable_function
 from realtime.documents import mark_changed, push_row
 from realtime.errors import FunctionError
@@ -38,6 +39,7 @@ from realtime.intake.validate import missing_answers
 from realtime.mail.outbox import Queued
 from realtime.rules import require_identity
 from realtime.state import AppState
+from realtime.text import MultiLine
 from storage.models import Appointment, Clinic, Service, User
 from storage.repo_appointments import get_appointment, open_appointment
 from storage.repo_booking import active_claim_of
@@ -53,11 +55,16 @@ ANY_COUNSELOR = "any"
 Day = Annotated[str, StringConstraints(pattern=ISO_DAY.pattern)]
 
 
-def _day(value: str) -> date:
+def _day(value: str, field: str) -> date:
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
-        raise FunctionError("INVALID_ARGUMENT", "Dates are YYYY-MM-DD.") from None
+        raise FunctionError(
+            "INVALID_ARGUMENT", "Dates are YYYY-MM-DD.", {"fields": {field: "YYYY-MM-DD"}}
+        ) from None
+    if not in_range(day):
+        raise FunctionError("INVALID_ARGUMENT", OUT_OF_RANGE, {"fields": {field: OUT_OF_RANGE}})
+    return day
 
 
 def _moment(value: str) -> datetime:
@@ -71,6 +78,8 @@ def _moment(value: str) -> datetime:
             "start must be ISO-8601 with an offset.",
             {"fields": {"start": "ISO-8601 with an offset"}},
         )
+    if not in_range(moment.date()):  # checked before any arithmetic can overflow
+        raise FunctionError("INVALID_ARGUMENT", OUT_OF_RANGE, {"fields": {"start": OUT_OF_RANGE}})
     return moment.astimezone(UTC)
 
 
@@ -105,7 +114,7 @@ class VacanciesRead(Input):
 @callable_function("vacancies-read", VacanciesRead)
 async def vacancies_read(context: CallContext, request: VacanciesRead) -> dict[str, Any]:
     who = require_identity(context.identity)
-    first, last = _day(request.from_), _day(request.to)
+    first, last = _day(request.from_, "from"), _day(request.to, "to")
     if last < first or (last - first).days > MAX_RANGE_DAYS:
         raise FunctionError(
             "INVALID_ARGUMENT", f"Ask for at most {MAX_RANGE_DAYS} days, from before to."
@@ -438,7 +447,7 @@ async def appointment_update_status(context: CallContext, request: UpdateStatus)
 
 class AppointmentCancel(Input):
     appointmentId: Id
-    reason: Annotated[str, StringConstraints(max_length=1000)]
+    reason: Annotated[MultiLine, StringConstraints(max_length=1000)]
 
 
 @callable_function("appointment-cancel", AppointmentCancel)

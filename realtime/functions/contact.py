@@ -10,6 +10,7 @@ from realtime.functions.inputs import Id, Input
 from realtime.mail.render import render
 from realtime.ratelimit import enforce
 from realtime.signin import EMAIL_PATTERN
+from realtime.text import MultiLine, OneLine
 from storage.models import ContactMessage
 from storage.repo_catalog import get_clinic
 from storage.types import utcnow
@@ -20,9 +21,9 @@ INCOMPLETE = "Some of the fields are incomplete."
 class ContactSend(Input):
     clinicId: Id | None = None
     appointmentId: Id | None = None
-    name: Annotated[str, StringConstraints(max_length=200)] = ""
-    email: Annotated[str, StringConstraints(max_length=254)] = ""
-    message: Annotated[str, StringConstraints(max_length=5000)] = ""
+    name: Annotated[OneLine, StringConstraints(max_length=200)] = ""
+    email: Annotated[OneLine, StringConstraints(max_length=254)] = ""
+    message: Annotated[MultiLine, StringConstraints(max_length=5000)] = ""
 
 
 def _check(request: ContactSend) -> None:

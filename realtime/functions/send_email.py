@@ -11,6 +11,7 @@ from realtime.functions.inputs import Id, Input
 from realtime.mail.render import render
 from realtime.ratelimit import enforce
 from realtime.signin import normalize_email, request_link
+from realtime.text import AnyJson, MultiLine, OneLine
 
 Locale = Literal["ja", "en"]
 assert set(LOCALES) == {"ja", "en"}, "update the Locale literal with contract.json"
@@ -36,22 +37,22 @@ async def send_auth_link(context: CallContext, request: AuthLinkRequest) -> dict
     return {"sent": True}
 
 
-Text = Annotated[str, Field(max_length=2000)]
+Text = Annotated[MultiLine, Field(max_length=2000)]
 
 
 class ReportedError(Input):
-    code: Annotated[str, Field(max_length=64)] = "unknown"
+    code: Annotated[OneLine, Field(max_length=64)] = "unknown"
     message: Text = ""
-    details: Any = None
-    stack: Annotated[str, Field(max_length=8000)] = ""
+    details: AnyJson = None
+    stack: Annotated[MultiLine, Field(max_length=8000)] = ""
 
 
 class AdminReport(Input):
-    userAgent: Annotated[str, Field(max_length=512)] = ""
-    locale: Annotated[str, Field(max_length=8)] = ""
-    route: Annotated[str, Field(max_length=512)] = ""
+    userAgent: Annotated[OneLine, Field(max_length=512)] = ""
+    locale: Annotated[OneLine, Field(max_length=8)] = ""
+    route: Annotated[OneLine, Field(max_length=512)] = ""
     error: ReportedError
-    context: Any = None
+    context: AnyJson = None
 
 
 def _compact(value: Any) -> str:

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from realtime.days import in_range
 from realtime.intake.definition import FIELDS, MAX_DATE_STRING_LENGTH, RULES, STEPS, Field, message
+from realtime.text import CONTROL_CHARACTERS, clean
 
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 RELATIVE_DAYS = re.compile(r"^\+(\d{1,4})d$")
@@ -44,9 +46,12 @@ def _fail(code: str, **values: object) -> Problem:
     return Problem(code, message(code, "en", **values))
 
 
-def _text(field: Field, value: Any) -> str | None:
-    if not isinstance(value, str):
+def _text(field: Field, answer: Any) -> str | None:
+    if not isinstance(answer, str):
         raise _fail("mustBeText")
+    value = clean(answer, multiline=field.type == "textarea")  # the one text rule
+    if value is None:
+        raise _fail(CONTROL_CHARACTERS)
     rule = RULES[field.rule] if field.rule else None
     if not value.strip():
         if rule is not None and rule.trim:  # customAlphanumeric: at least one character
@@ -78,6 +83,8 @@ def _date(field: Field, value: Any, today: date) -> str:
         day = date.fromisoformat(value)
     except ValueError:
         raise _fail("invalidDate") from None
+    if not in_range(day):
+        raise _fail("invalidDate")
     if field.after is not None:
         bound = resolve_date(field.after, today)
         if not day > bound:

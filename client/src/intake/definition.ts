@@ -116,7 +116,8 @@ export type MessageKey =
   | 'terms'
   | 'reviewMissing'
   | 'retention'
-  | 'otherSeparator';
+  | 'otherSeparator'
+  | 'controlCharacters';
 
 export interface IntakeDefinition {
   otherValue: string;

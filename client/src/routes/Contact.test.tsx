@@ -103,6 +103,22 @@ describe('contact form', () => {
     expect(view?.router.state.location.pathname).toBe('/contact');
   });
 
+  it('names a field with characters that cannot be used, in the person\'s language', async () => {
+    fakeServer({
+      '/functions/contact-send': () =>
+        refuse('INVALID_ARGUMENT', 400, 'The request is not valid.', {
+          fields: { name: 'Contains characters that cannot be used.' },
+          codes: { name: 'controlCharacters' },
+        }),
+    });
+    const user = await openContact('/contact?name=花子&email=hanako@example.com', { locale: 'ja' });
+    await user.type(field('お問い合わせ内容'), 'こんにちは');
+    await user.click(screen.getByRole('button', { name: '送信する' }));
+    const alerts = await screen.findAllByRole('alert');
+    expect(alerts.map((a) => a.textContent)).toEqual(['使用できない文字(制御文字や、1行の欄では改行)が含まれています。']);
+    expect(document.activeElement).toBe(field('お名前'));
+  });
+
   it('says so when too many messages were sent', async () => {
     fakeServer({ '/functions/contact-send': () => refuse('RESOURCE_EXHAUSTED', 429, 'Too many messages.') });
     const user = await openContact('/contact?name=Hanako&email=hanako@example.com');

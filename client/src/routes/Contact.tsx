@@ -39,15 +39,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `details.codes` of an INVALID_ARGUMENT refusal: field -> "required" | "email". */
-function refusedFields(error: unknown): Partial<Record<ContactField, 'required' | 'email'>> | null {
+/** The server's codes for a refused field (docs/protocol.md, contact-send and "Callables"). */
+type RefusalCode = 'required' | 'email' | 'controlCharacters';
+const REFUSAL_CODES: readonly string[] = ['required', 'email', 'controlCharacters'] satisfies RefusalCode[];
+
+function isRefusalCode(value: unknown): value is RefusalCode {
+  return typeof value === 'string' && REFUSAL_CODES.includes(value);
+}
+
+/** `details.codes` of an INVALID_ARGUMENT refusal: field -> its code. */
+function refusedFields(error: unknown): Partial<Record<ContactField, RefusalCode>> | null {
   if (!(error instanceof FunctionsError) || error.code !== 'invalid-argument' || !isRecord(error.details)) return null;
   const codes = error.details.codes;
   if (!isRecord(codes)) return null;
-  const out: Partial<Record<ContactField, 'required' | 'email'>> = {};
+  const out: Partial<Record<ContactField, RefusalCode>> = {};
   for (const field of FIELDS) {
     const code = codes[field];
-    if (code === 'required' || code === 'email') out[field] = code;
+    if (isRefusalCode(code)) out[field] = code;
   }
   return Object.keys(out).length === 0 ? null : out;
 }
@@ -106,7 +114,8 @@ export default function Contact() {
         setError(field, { type: code }, { shouldFocus: first });
         first = false;
       }
-      setIncomplete(true);
+      // "Incomplete" is for a gap or a malformed address, not for characters that cannot be used.
+      setIncomplete(Object.values(refused).some((code) => code !== 'controlCharacters'));
       return;
     }
     void navigate('/contact-confirmation');
@@ -120,7 +129,8 @@ export default function Contact() {
   const issue = (field: ContactField): string | null => {
     const type = errors[field]?.type;
     if (type === undefined) return null;
-    return type === 'email' ? t('errors:invalidEmail') : definitionMessage('required', locale);
+    if (type === 'email') return t('errors:invalidEmail');
+    return definitionMessage(type === 'controlCharacters' ? 'controlCharacters' : 'required', locale);
   };
 
   const required = (value: string) => value.trim() !== '' || 'required';
