@@ -44,6 +44,14 @@ class Settings(BaseSettings):
     load_demo_data: bool = True
     # Booking: how long a hold lasts, and the video meeting provider's base URL.
     hold_minutes: int = 10
+    # A booking attempt keeps times on hold for at most HOLD_TOTAL_MINUTES in all (renewals and
+    # moves included; an open checkout apart); it ends when nothing was held for
+    # HOLD_COOLOFF_MINUTES. Holds per user and per client IP in RATE_LIMIT_WINDOW_SECONDS.
+    # Rules: realtime/booking/holds.py, docs/protocol.md "Booking".
+    hold_total_minutes: int = 30
+    hold_cooloff_minutes: int = 30
+    holds_per_user: int = 60
+    holds_per_ip: int = 600
     meeting_base_url: str = "https://meet.jit.si/"
     # Inactivity (spec section 2): a session with no activity for this long is revoked;
     # every tab is warned when less than the warning time is left.

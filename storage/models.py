@@ -246,6 +246,8 @@ class SlotClaim(SQLModel, table=True):
             postgresql_where=text("active"),
         ),
         Index("ix_slot_claims_counselor_active_time", "counselor_id", "active", "start"),
+        # An appointment's recent claims: the hold time cap (realtime/booking/holds.py).
+        Index("ix_slot_claims_appointment_created", "appointment_id", "created"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -202,6 +202,20 @@ async def active_claim_of(session: AsyncSession, *, appointment_id: str) -> Slot
     return rows.first()
 
 
+async def claim_times_of(
+    session: AsyncSession, *, appointment_id: str, since: datetime
+) -> list[tuple[datetime, datetime | None]]:
+    """(created, expires_at) of the appointment's claims, active or not, created since
+    `since` or still held then, oldest first (index ix_slot_claims_appointment_created)."""
+    rows = await session.exec(
+        select(SlotClaim.created, SlotClaim.expires_at)
+        .where(SlotClaim.appointment_id == appointment_id)
+        .where(or_(col(SlotClaim.created) >= since, col(SlotClaim.expires_at) >= since))
+        .order_by(col(SlotClaim.created))
+    )
+    return list(rows.all())
+
+
 async def release_before_hold(
     session: AsyncSession, *, appointment_id: str, counselor_id: str, now: datetime
 ) -> None:

@@ -4,7 +4,9 @@ sign-in and calls over HTTP and over lean sockets, slot picking, direct database
 Our server runs as `python -m realtime` (or under infra.bench.profiled for cProfile and
 call timing) with `APP_ENV=test`, `DATABASE_URL` on a database created for the run and
 dropped at the end, `SIGN_IN_LINKS_PER_IP` and `INACTIVITY_SECONDS` raised so that neither
-the benchmark's many sign-ins nor its idle watchers are refused or revoked.
+the benchmark's many sign-ins nor its idle watchers are refused or revoked, and the hold
+limits (`HOLDS_PER_USER`, `HOLDS_PER_IP`, `HOLD_TOTAL_MINUTES`) raised so that its racing
+clients, all on one address, measure the holds rather than the limits.
 """
 
 import asyncio
@@ -69,6 +71,9 @@ def start_ours(
         extra_env={
             "SIGN_IN_LINKS_PER_IP": "1000000",
             "INACTIVITY_SECONDS": "86400",
+            "HOLDS_PER_USER": "100000000",
+            "HOLDS_PER_IP": "100000000",
+            "HOLD_TOTAL_MINUTES": "1440",
             "FILES_DIR": str(workdir / f"files-{tag}"),
         },
         tag=tag,
@@ -107,8 +112,18 @@ class Api:
         return body["data"]
 
     async def appointment(self, token: str) -> str:
+        """A new appointment with consent given (a hold needs it)."""
         data = await self.call(token, "appointment-create", {"serviceId": SERVICE_ALIAS})
-        return str(data["appointmentId"])
+        appointment_id = str(data["appointmentId"])
+        service = await self.call(
+            token, "service-read", {"id": SERVICE_ALIAS, "clinicId": CLINIC_ID}
+        )
+        await self.call(
+            token,
+            "appointment-consent",
+            {"appointmentId": appointment_id, "version": service["consentVersion"]},
+        )
+        return appointment_id
 
     async def vacancies(self, token: str, first: date, last: date) -> dict[str, Any]:
         data: dict[str, Any] = await self.call(

@@ -389,7 +389,8 @@ class FreeTimes:
     def _freed_by(self, own: Busy, first: date, last: date) -> list[datetime]:
         """Starts of `first`..`last` where only `own` keeps its counselor from a slot."""
         cid = own.counselor_id
-        others = [b for b in self._busy_of.get(cid, []) if b is not own]
+        # By value, not identity: a renewal's change brings an equal Busy (`with_claims`).
+        others = [b for b in self._busy_of.get(cid, []) if not _same_claim(b, own)]
         begin = (own.start - self.span - DST_SLACK).astimezone(self.zone).date()
         end = (own.blocked_until + DST_SLACK).astimezone(self.zone).date()
         freed = []

@@ -1,6 +1,7 @@
 """vacancies-read, appointment-hold, appointment-updateStatus, appointment-cancel,
 sendEmail-counselor (PROTOCOL section 4). Concurrency rules: realtime/booking/holds.py."""
 
+import asyncio
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -12,7 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from realtime.booking.catalog import clinic_catalog
 from realtime.booking.confirm import confirm_booking
-from realtime.booking.holds import SlotTaken, place_hold
+from realtime.booking.holds import HoldBudget, HoldLimit, SlotTaken, attempt_of, place_hold
 from realtime.booking.looks import looks_for
 from realtime.booking.notify import booking_mails
 from realtime.booking.publish import (
@@ -37,12 +38,14 @@ from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
 from realtime.intake.validate import missing_answers
 from realtime.mail.outbox import Queued
+from realtime.ratelimit import enforce
 from realtime.rules import require_identity
 from realtime.state import AppState
 from realtime.text import MultiLine
+from realtime.writable import CONSENT_MESSAGE
 from storage.models import Appointment, Clinic, Service, User
 from storage.repo_appointments import get_appointment, open_appointment
-from storage.repo_booking import active_claim_of
+from storage.repo_booking import active_claim_of, claim_times_of
 from storage.repo_catalog import get_clinic, get_service
 from storage.repo_users import Identity, revoke_user_sessions
 from storage.types import iso, utcnow
@@ -52,6 +55,10 @@ MAX_RANGE_DAYS = 62
 ALTERNATIVES = 3
 ALTERNATIVE_DAYS = timedelta(days=3)  # alternatives come from the chosen day and 3 either side
 ANY_COUNSELOR = "any"
+HOLD_LIMIT_MESSAGE = (
+    "This booking has kept a time on hold for as long as allowed. Please confirm it before "
+    "the hold ends, or choose a time again later."
+)
 Day = Annotated[str, StringConstraints(pattern=ISO_DAY.pattern)]
 
 
@@ -271,6 +278,7 @@ async def _choice(state: AppState, who: Identity, request: AppointmentHold) -> C
     row, clinic, service = look.row, look.clinic, look.service
     if row.status != "draft":
         raise FunctionError("ABORTED", "This appointment can no longer change its time.")
+    _require_consent(row)
     day = start.astimezone(ZoneInfo(clinic.timezone)).date()
     now = utcnow()
     # The months are cached at those versions (no session), unless someone changed them.
@@ -295,6 +303,59 @@ def _counselor(offered: Slot | None, requested: str) -> str | None:
     return requested if requested in offered.counselor_ids else None
 
 
+def _require_consent(row: Appointment) -> None:
+    """A hold takes a counselor's time: only for a person who has begun in earnest (consent
+    is the booking's first step), refused as intake answers are (realtime/writable.py)."""
+    if not row.consent:
+        raise FunctionError(
+            "INVALID_ARGUMENT",
+            CONSENT_MESSAGE,
+            {"fields": {"consent": CONSENT_MESSAGE}, "codes": {"consent": "consentRequired"}},
+        )
+
+
+async def _limit_holds(context: CallContext, who: Identity) -> None:
+    """Holds per user and per client IP in the rate-limit window (RESOURCE_EXHAUSTED): every
+    call counts, refused or not, as every call costs the database work."""
+    state, settings = context.state, context.state.settings
+    window = settings.rate_limit_window_seconds
+    await asyncio.gather(
+        enforce(
+            state.limiter,
+            f"hold-user:{who.uid}",
+            limit=settings.holds_per_user,
+            window_seconds=window,
+        ),
+        enforce(
+            state.limiter,
+            f"hold-ip:{context.client_ip or 'unknown'}",
+            limit=settings.holds_per_ip,
+            window_seconds=window,
+        ),
+    )
+
+
+async def _budget(
+    state: AppState, session: AsyncSession, appointment_id: str, now: datetime
+) -> HoldBudget:
+    """The booking attempt this hold belongs to (rule 5 of realtime/booking/holds.py), from
+    the appointment's claims recent enough to be part of an attempt still running: one
+    attempt's claims are made within HOLD_TOTAL_MINUTES, and its last one ends at most a
+    checkout (with its grace) later. A claim kept longer, by checkouts made again and again,
+    is still read (it is held within the look-back), which makes the attempt older, not
+    newer."""
+    settings = state.settings
+    total = timedelta(minutes=settings.hold_total_minutes)
+    cooloff = timedelta(minutes=settings.hold_cooloff_minutes)
+    look_back = (
+        total
+        + cooloff
+        + timedelta(minutes=settings.checkout_session_minutes + settings.payment_grace_minutes)
+    )
+    claims = await claim_times_of(session, appointment_id=appointment_id, since=now - look_back)
+    return attempt_of(claims, now=now, total=total, cooloff=cooloff)
+
+
 async def _hold(state: AppState, who: Identity, request: AppointmentHold) -> Booked:
     """A time that is not free in the cached months is refused without a write transaction
     (most refusals: someone holds it); one that is goes to the database, whose constraint
@@ -307,6 +368,7 @@ async def _hold(state: AppState, who: Identity, request: AppointmentHold) -> Boo
         row = await _owned(session, who, request.appointmentId)
         if row.status != "draft":
             raise FunctionError("ABORTED", "This appointment can no longer change its time.")
+        _require_consent(row)  # again under the lock: the day's purge may have cleared it
         counselor_id = _counselor(choice.offered(row), request.counselorId)
         if counselor_id is None:
             raise Refused(choice.alternatives())
@@ -323,13 +385,20 @@ async def _hold(state: AppState, who: Identity, request: AppointmentHold) -> Boo
                 now=now,
                 check_overlap=state.db.sqlite,
                 savepoint=False,  # refused: the whole transaction is rolled back
+                budget=await _budget(state, session, row.id, now),
             )
         except SlotTaken:
             raise Refused(choice.alternatives(taken=counselor_id)) from None
+        except HoldLimit as limit:
+            raise FunctionError(
+                "ABORTED",
+                HOLD_LIMIT_MESSAGE,
+                {"reason": "holdLimit", "retryAfter": iso(limit.retry_after)},
+            ) from None
         local = start.astimezone(ZoneInfo(clinic.timezone))
         row.counselor_id = counselor_id
         row.date, row.time = local.strftime("%Y-%m-%d"), local.strftime("%H:%M")
-        row.hold_expires_at = expires_at
+        row.hold_expires_at = held.claim.expires_at  # cut by the budget, maybe
         mark_changed(row, now)
         moments = [start] + ([held.released.start] if held.released else [])
         versioned = await version_in(
@@ -342,6 +411,7 @@ async def _hold(state: AppState, who: Identity, request: AppointmentHold) -> Boo
 async def appointment_hold(context: CallContext, request: AppointmentHold) -> dict[str, Any]:
     who = require_identity(context.identity)
     state = context.state
+    await _limit_holds(context, who)
     path = f"appointments/{request.appointmentId}"
     try:
         async with state.publisher.ordered(path):

@@ -57,21 +57,29 @@ class Person:
         return data
 
 
+async def give_consent(someone: "Person", service: str) -> None:
+    info = await someone.call("service-read", {"id": service, "clinicId": "demo-clinic"})
+    reply = await someone.call(
+        "appointment-consent",
+        {"appointmentId": someone.appointment_id, "version": info["data"]["consentVersion"]},
+    )
+    assert "data" in reply, reply
+
+
 @asynccontextmanager
 async def person(
-    base_url: str, service: str = "cancer", *, complete: bool = False
+    base_url: str, service: str = "cancer", *, complete: bool = False, consent: bool = True
 ) -> AsyncIterator[Person]:
+    """Signed in, with an appointment; consent given (the booking's first step, which a hold
+    needs) unless `consent` is False; every required answer and the terms when `complete`."""
     account = await sign_in(base_url, unique_email(service))
     async with connect(base_url, account.token) as sock:
         created = await sock.call("appointment-create", {"serviceId": service})
         appointment_id = created["data"]["appointmentId"]
         someone = Person(account.uid, account.email, account.token, sock, appointment_id)
+        if consent or complete:
+            await give_consent(someone, service)
         if complete:
-            info = await sock.call("service-read", {"id": service, "clinicId": "demo-clinic"})
-            await someone.call(
-                "appointment-consent",
-                {"appointmentId": appointment_id, "version": info["data"]["consentVersion"]},
-            )
             answers = ANSWERS[service]
             reply = await sock.update(someone.path, {**answers, "agreedToTerms": True})
             assert "version" in reply, reply

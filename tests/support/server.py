@@ -62,6 +62,7 @@ class ServerProcess:
             "SIGN_IN_LINKS_PER_IP": "100000",
             "ADMIN_REPORTS_PER_IP": "100000",
             "CONTACT_MESSAGES_PER_IP": "100000",
+            "HOLDS_PER_IP": "100000",
             "FILES_DIR": str(self.log_path.parent / f"files-{self.port}"),
             **self.env,
             "PORT": str(self.port),

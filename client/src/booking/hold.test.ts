@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bookedTime, formatMmSs, liveHold, nextRenewalDelay, secondsLeft } from './hold';
+import { bookedTime, formatMmSs, holdRefusal, liveHold, nextRenewalDelay, secondsLeft } from './hold';
 
 const now = Date.parse('2025-03-05T00:00:00Z');
 const held = {
@@ -49,5 +49,25 @@ describe('renewal timing', () => {
     expect(nextRenewalDelay(now + 2 * 60_000, now, now)).toBe(60_000);
     expect(nextRenewalDelay(now + 30_000, now, now)).toBe(0);
     expect(nextRenewalDelay(now + 10 * 60_000, now + 60_000, now)).toBe(3 * 60_000);
+  });
+});
+
+describe('a refused hold', () => {
+  it('names the hold limit (with when a time may be held again) and missing consent', () => {
+    expect(holdRefusal('aborted', { reason: 'holdLimit', retryAfter: '2025-03-05T00:40:00.000Z' })).toEqual({
+      kind: 'limit',
+      retryAfter: Date.parse('2025-03-05T00:40:00Z'),
+    });
+    expect(holdRefusal('aborted', { reason: 'holdLimit' })).toEqual({ kind: 'limit', retryAfter: null });
+    expect(holdRefusal('invalid-argument', { fields: { consent: 'x' }, codes: { consent: 'consentRequired' } })).toEqual({
+      kind: 'consent',
+    });
+  });
+
+  it('is nothing of the kind for a taken time or another error', () => {
+    expect(holdRefusal('aborted', { alternatives: [] })).toBeNull();
+    expect(holdRefusal('aborted', undefined)).toBeNull();
+    expect(holdRefusal('invalid-argument', { codes: { start: 'x' } })).toBeNull();
+    expect(holdRefusal('resource-exhausted', { reason: 'holdLimit' })).toBeNull();
   });
 });

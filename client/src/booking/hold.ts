@@ -76,3 +76,23 @@ export function nextRenewalDelay(expiresAt: number, now: number, lastRenewedAt: 
   const due = Math.min(lastRenewedAt + HOLD_RENEW_INTERVAL_MS, expiresAt - HOLD_RENEW_MARGIN_MS);
   return Math.max(0, due - now);
 }
+
+/**
+ * Why `appointment-hold` refused, when not because the time was taken (docs/protocol.md,
+ * "Booking"): the booking has held times for as long as it may (`ABORTED`, `details.reason`
+ * "holdLimit", `details.retryAfter` when a time can be held again), or consent is missing
+ * (`details.codes.consent`). `code` is the error's client code ('aborted', ...).
+ */
+export type HoldRefusal = { kind: 'limit'; retryAfter: number | null } | { kind: 'consent' };
+
+export function holdRefusal(code: string, details: unknown): HoldRefusal | null {
+  if (!isRecord(details)) return null;
+  if (code === 'aborted' && details.reason === 'holdLimit') {
+    const retryAfter = typeof details.retryAfter === 'string' ? Date.parse(details.retryAfter) : Number.NaN;
+    return { kind: 'limit', retryAfter: Number.isNaN(retryAfter) ? null : retryAfter };
+  }
+  if (code === 'invalid-argument' && isRecord(details.codes) && details.codes.consent === 'consentRequired') {
+    return { kind: 'consent' };
+  }
+  return null;
+}

@@ -2,7 +2,8 @@
  * Keeps the held time while the person is on the review: `appointment-hold` again with the
  * same slot (which renews the hold for another 10 minutes) every 4 minutes, and never later
  * than a minute before it would lapse. A renewal that meets no connection is tried again
- * soon; a refusal (the hold is gone, the appointment moved on) is reported once and ends it.
+ * soon; a refusal (the hold is gone, the appointment moved on, the booking has held times for
+ * as long as it may: docs/protocol.md "Booking") is reported once and ends it.
  */
 import { useEffect, useRef } from 'react';
 import { callFunction, FunctionsError } from '../realtime';

@@ -9,7 +9,7 @@ import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import '../booking/booking.css';
-import { bookedTime, liveHold } from '../booking/hold';
+import { bookedTime, holdRefusal, liveHold } from '../booking/hold';
 import { priceOf } from '../booking/payment';
 import { useHoldRenewal } from '../booking/useHoldRenewal';
 import { useNow } from '../booking/useNow';
@@ -51,6 +51,9 @@ export function BookingSubmit({ appointmentId, document, timeZone, locale, ready
   const [submitting, setSubmitting] = useState(false);
   const [problem, setProblem] = useState<SubmitProblem | null>(null);
   const [lost, setLost] = useState(false);
+  // The renewal was refused because the booking has held its time for as long as it may:
+  // the hold stays until its countdown ends, and is not renewed again.
+  const [atLimit, setAtLimit] = useState(false);
   const problemRef = useRef<HTMLDivElement>(null);
   const status = document.status;
   const held = lost ? null : liveHold(document, timeZone, now);
@@ -58,8 +61,9 @@ export function BookingSubmit({ appointmentId, document, timeZone, locale, ready
   const lapsed = status === 'draft' && held === null && chosen !== null && chosen.expiresAt !== null;
   const priced = priceOf(service?.exists ? service.data : null) !== null;
 
-  const onLost = useCallback(() => {
-    setLost(true);
+  const onLost = useCallback((error: unknown) => {
+    if (error instanceof FunctionsError && holdRefusal(error.code, error.details)?.kind === 'limit') setAtLimit(true);
+    else setLost(true);
   }, []);
   useHoldRenewal(appointmentId, status === 'draft' ? held : null, onLost);
 
@@ -138,6 +142,11 @@ export function BookingSubmit({ appointmentId, document, timeZone, locale, ready
           <h2 id="booking-held-heading">{t('booking:submit.heading')}</h2>
           <BookingSummary booked={held} locale={locale} emailLocale={document.locale ?? null} />
           {held.expiresAt !== null && <HoldCountdown expiresAt={held.expiresAt} now={now} />}
+          {atLimit && (
+            <p role="alert" className="notice">
+              {t('booking:hold.limitReached')}
+            </p>
+          )}
           <p className="hint">
             {t('booking:submit.holdHint')} <Link to={APPOINTMENT_ROUTE}>{t('booking:submit.changeTime')}</Link>
           </p>

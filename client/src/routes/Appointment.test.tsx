@@ -308,6 +308,62 @@ describe('/b/appointment: choosing and holding a time', () => {
     expect(screen.getByRole('radio', { name: '11:00' })).toHaveProperty('checked', true);
   });
 
+  it('says when the booking has held times for as long as it may, and when it may again', async () => {
+    fakeSaves();
+    server.on('/functions/appointment-hold', () =>
+      refuse('ABORTED', 409, 'This booking has kept a time on hold for as long as allowed.', {
+        reason: 'holdLimit',
+        retryAfter: '2025-03-03T00:41:00.000Z',
+      }),
+    );
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+    await user.click(day('Wednesday, March 5, 2025'));
+    await user.click(screen.getByRole('radio', { name: '10:00' }));
+    await user.click(screen.getByRole('button', { name: 'Hold this time' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('This booking has kept a time on hold for as long as allowed. You can choose a time again from 09:41.');
+    expect(view?.router.state.location.pathname).toBe('/b/appointment');
+  });
+
+  it('says so in Japanese too', async () => {
+    fakeSaves();
+    server.on('/functions/appointment-hold', () =>
+      refuse('ABORTED', 409, 'This booking has kept a time on hold for as long as allowed.', {
+        reason: 'holdLimit',
+        retryAfter: '2025-03-03T00:41:00.000Z',
+      }),
+    );
+    const user = userEvent.setup();
+    await openCalendar({}, 'ja');
+    await pushMonth('2025-03', march);
+    await user.click(screen.getByRole('button', { name: '2025年3月5日水曜日' }));
+    await user.click(screen.getByRole('radio', { name: '10:00' }));
+    await user.click(screen.getByRole('button', { name: 'この日時を仮押さえする' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('この予約で日時を仮押さえできる時間の上限に達しました。09:41以降にもう一度日時を選べます。');
+  });
+
+  it('leads to the consent when a hold is refused for want of it', async () => {
+    fakeSaves();
+    server.on('/functions/appointment-hold', () =>
+      refuse('INVALID_ARGUMENT', 400, 'Consent to the handling of health and genetic information is required first.', {
+        fields: { consent: 'Consent to the handling of health and genetic information is required first.' },
+        codes: { consent: 'consentRequired' },
+      }),
+    );
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+    await user.click(day('Wednesday, March 5, 2025'));
+    await user.click(screen.getByRole('radio', { name: '10:00' }));
+    await user.click(screen.getByRole('button', { name: 'Hold this time' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText(/Please agree to the handling of your information first\./)).toBeTruthy();
+    expect(within(alert).getByRole('link', { name: 'Go to the consent' }).getAttribute('href')).toMatch(/^\/b\//);
+  });
+
   it('shows a held time chosen already, with a way on to the review', async () => {
     await openCalendar({
       fields: { patientRole: 90, date: '2025-03-05', time: '11:00', timezone: 'Asia/Tokyo', counselorId: 'c-brown', holdExpiresAt: '2025-03-03T00:08:00.000Z' },

@@ -33,7 +33,7 @@ import {
   type PregnancyWindow,
 } from '../booking/calendar';
 import { formatDay, timeZoneName } from '../booking/format';
-import { liveHold } from '../booking/hold';
+import { holdRefusal, liveHold, type HoldRefusal } from '../booking/hold';
 import { liveMonths, useMonthDocument, vacanciesPath, type LiveMonthsState, type MonthDocument } from '../booking/liveMonths';
 import {
   ANY_COUNSELOR,
@@ -51,7 +51,7 @@ import {
 import { useNow } from '../booking/useNow';
 import { formatDate } from '../i18n/format';
 import { isLocale, locales, type Locale } from '../i18n/locale';
-import { APPOINTMENT_ROUTE, getPath, REVIEW_ROUTE } from '../intake';
+import { applicableSteps, APPOINTMENT_ROUTE, getPath, REVIEW_ROUTE } from '../intake';
 import { callFunction, errorMessageKey, FunctionsError, outbox } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale, selectService } from '../store/selectors';
@@ -158,6 +158,12 @@ function monthSlots(
   return insideWindow(placeSlots(withOwnHold(slots, mine), timeZone), window);
 }
 
+/** Why the last "Hold this time" failed; with a way to the consent when that is missing. */
+interface HoldError {
+  text: string;
+  toConsent?: boolean;
+}
+
 function Picker({ appointmentId, appointmentPath, document, scope, timeZone: clinicZone, today }: PickerProps) {
   const { t } = useTranslation(['booking', 'common', 'errors', 'intake']);
   const locale = useAppStore(selectLocale);
@@ -181,7 +187,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
   const [month, setMonth] = useState<string | null>(() => (own ? clampMonth(monthOf(own.date), range) : null));
   const [taken, setTaken] = useState<TakenNotice | null>(null);
   const [holding, setHolding] = useState(false);
-  const [holdError, setHoldError] = useState<string | null>(null);
+  const [holdError, setHoldError] = useState<HoldError | null>(null);
   const holdButton = useRef<HTMLButtonElement>(null);
   const timesRef = useRef<HTMLFieldSetElement>(null);
   const calendarRef = useRef<HTMLDivElement>(null);
@@ -298,18 +304,30 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     } catch (error) {
       setHolding(false);
       const details: unknown = error instanceof FunctionsError ? error.details : undefined;
+      const refusal = error instanceof FunctionsError ? holdRefusal(error.code, details) : null;
       if (error instanceof FunctionsError && error.code === 'aborted' && isRecord(details) && Array.isArray(details.alternatives)) {
         const alternatives = insideWindow(placeSlots(parseVacancies({ slots: details.alternatives }).slots, timeZone), window);
         setTaken({ reason: 'taken', date: slot.date, time: slot.time, alternatives });
         setValue('time', '');
         setValue('counselorId', ANY_COUNSELOR);
+      } else if (refusal?.kind === 'limit') {
+        setHoldError({ text: limitMessage(refusal) });
+      } else if (refusal?.kind === 'consent') {
+        setHoldError({ text: t('booking:hold.consentRequired'), toConsent: true });
       } else if (error instanceof FunctionsError && error.code === 'aborted') {
-        setHoldError(t('booking:hold.notDraft'));
+        setHoldError({ text: t('booking:hold.notDraft') });
       } else {
-        setHoldError(t(errorMessageKey(error)));
+        setHoldError({ text: t(errorMessageKey(error)) });
       }
     }
   };
+
+  /** The booking has held times for as long as it may: say so, and when it may again. */
+  const limitMessage = (refusal: Extract<HoldRefusal, { kind: 'limit' }>) => {
+    const again = refusal.retryAfter === null ? null : zonedMoment(new Date(refusal.retryAfter).toISOString(), timeZone);
+    return again === null ? t('booking:hold.limit') : t('booking:hold.limitRetry', { time: again.time });
+  };
+  const consentRoute = applicableSteps(scope)[0]?.route;
 
   const onInvalid = () => {
     if (formState.errors.date || date === '') {
@@ -480,7 +498,13 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
 
         {holdError !== null && (
           <p role="alert" className="error-text">
-            {holdError}
+            {holdError.text}
+            {holdError.toConsent && consentRoute !== undefined && (
+              <>
+                {' '}
+                <Link to={consentRoute}>{t('booking:hold.toConsent')}</Link>
+              </>
+            )}
           </p>
         )}
         <div className="actions">

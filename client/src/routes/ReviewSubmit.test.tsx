@@ -237,6 +237,26 @@ describe('/b/review: the hold countdown and its renewal (fake timers)', () => {
     expect(screen.getByText('One minute left on your hold.').getAttribute('role')).toBe('status');
   });
 
+  it('keeps the hold to its end, not renewed again, when its renewal is refused at the hold limit', async () => {
+    server.on('/functions/appointment-hold', () =>
+      refuse('ABORTED', 409, 'This booking has kept a time on hold for as long as allowed.', {
+        reason: 'holdLimit',
+        retryAfter: new Date(T0 + minutes(32)).toISOString(),
+      }),
+    );
+    view = renderReview();
+    seedBooking({ intake: completeIntake, fields: held(T0 + minutes(2)) });
+    await advance(minutes(1)); // the renewal (a minute before the end) is refused
+    expect(server.calls('appointment-hold')).toHaveLength(1);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Your hold cannot be extended any further. Please confirm your booking before the time left runs out.',
+    );
+    expect(screen.getByRole('timer', { name: 'Time left on your hold' }).textContent).toBe('01:00');
+    expect(screen.getByRole('button', { name: 'Confirm booking' })).toBeTruthy();
+    await advance(50_000);
+    expect(server.calls('appointment-hold')).toHaveLength(1); // not tried again
+  });
+
   it('says the hold is gone when its renewal is refused, and the button leads back to the calendar', async () => {
     server.on('/functions/appointment-hold', () => refuse('ABORTED', 409, 'This time has just been taken. Please choose another.', { alternatives: [] }));
     const rendered = renderReview();
