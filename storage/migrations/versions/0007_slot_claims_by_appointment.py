@@ -1,7 +1,7 @@
 """slot claims by appointment (the hold time cap)
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 Create Date: 2026-11-26
 """
 
