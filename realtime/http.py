@@ -16,7 +16,7 @@ from starlette.staticfiles import StaticFiles
 from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, resolve
 from realtime.contract import MAX_MESSAGE_BYTES, SERVER_PATH_PREFIXES
 from realtime.dispatch import CallContext, dispatch
-from realtime.errors import FunctionError
+from realtime.errors import FunctionError, unexpected_error
 from realtime.files import file_on_disk, full_path, metadata
 from realtime.jobs import JOBS
 from realtime.payments.webhook import stripe_webhook
@@ -39,6 +39,23 @@ def state_of(request: Request) -> AppState:
 
 def error_response(error: FunctionError) -> JSONResponse:
     return JSONResponse(error.to_wire(), status_code=error.http_status)
+
+
+async def on_function_error(request: Request, exc: Exception) -> Response:
+    """A FunctionError no route caught (e.g. from identity_of): the error format."""
+    return error_response(exc if isinstance(exc, FunctionError) else unexpected_error(exc))
+
+
+async def on_unexpected_error(request: Request, exc: Exception) -> Response:
+    """Anything else (Starlette's last resort): never a plain-text 500. A database that
+    cannot be reached is 503 UNAVAILABLE (docs/protocol.md, "Callables")."""
+    return error_response(unexpected_error(exc))
+
+
+EXCEPTION_HANDLERS: dict[Any, Any] = {
+    FunctionError: on_function_error,
+    Exception: on_unexpected_error,
+}
 
 
 async def identity_of(request: Request) -> Identity | None:
