@@ -12,6 +12,7 @@ import socketio
 from starlette.applications import Starlette
 
 import realtime.functions  # noqa: F401  (registers every callable)
+from realtime.bodies import LimitBodies
 from realtime.files import store_demo_documents
 from realtime.http import EXCEPTION_HANDLERS, routes
 from realtime.jobs import run_forever
@@ -78,4 +79,4 @@ def create_app(settings: Settings | None = None) -> Any:
 
     web = Starlette(routes=routes(state), lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
     web.state.app = state
-    return socketio.ASGIApp(sio, other_asgi_app=web)
+    return socketio.ASGIApp(sio, other_asgi_app=LimitBodies(web))

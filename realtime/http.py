@@ -1,7 +1,6 @@
 """HTTP routes: callables, the session probe, health, dev helpers and the client build."""
 
 import asyncio
-import json
 import logging
 from datetime import datetime
 from typing import Any
@@ -14,7 +13,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, resolve
-from realtime.contract import MAX_MESSAGE_BYTES, SERVER_PATH_PREFIXES
+from realtime.bodies import parse_object
+from realtime.contract import SERVER_PATH_PREFIXES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError, unexpected_error
 from realtime.files import file_on_disk, full_path, metadata
@@ -68,17 +68,8 @@ def client_ip(request: Request) -> str | None:
 
 
 async def read_object(request: Request) -> dict[str, Any]:
-    """A JSON object body of at most 64 KiB, or INVALID_ARGUMENT."""
-    body = await request.body()
-    if len(body) > MAX_MESSAGE_BYTES:
-        raise FunctionError("INVALID_ARGUMENT", "The request is too large.")
-    try:
-        parsed = json.loads(body)
-    except ValueError:
-        raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object.") from None
-    if not isinstance(parsed, dict):
-        raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object.")
-    return parsed
+    """A JSON object body (at most 64 KiB: LimitBodies), or INVALID_ARGUMENT."""
+    return parse_object(await request.body())
 
 
 async def read_data(request: Request) -> Any:
