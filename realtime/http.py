@@ -15,6 +15,7 @@ from starlette.staticfiles import StaticFiles
 from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, resolve
 from realtime.bodies import parse_object
 from realtime.contract import SERVER_PATH_PREFIXES
+from realtime.cross_site import refuse_cross_site
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError, unexpected_error
 from realtime.files import file_on_disk, full_path, metadata
@@ -59,8 +60,13 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
 
 
 async def identity_of(request: Request) -> Identity | None:
-    token = bearer_from_headers(request.headers) or cookie_token(request.headers.get("cookie"))
-    return await resolve(state_of(request), token)
+    """The caller: a bearer token, else the session cookie (on a request our client sent)."""
+    state = state_of(request)
+    bearer = bearer_from_headers(request.headers)
+    token = bearer or cookie_token(request.headers.get("cookie"))
+    if bearer is None and token is not None:
+        refuse_cross_site(request.method, request.headers, state.settings.allowed_origins)
+    return await resolve(state, token)
 
 
 def client_ip(request: Request) -> str | None:
