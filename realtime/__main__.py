@@ -5,6 +5,7 @@ import logging
 
 import uvicorn
 
+from realtime.access_log import log_config
 from realtime.app import create_app
 from realtime.settings import Settings
 
@@ -25,6 +26,7 @@ def main() -> None:
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
+        log_config=log_config(),
         ws="websockets-sansio",
         proxy_headers=True,
         timeout_graceful_shutdown=5,

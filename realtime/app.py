@@ -23,6 +23,7 @@ from realtime.payments.provider import PaymentProvider, stripe_client
 from realtime.presence import run_session_checks
 from realtime.push import Publisher
 from realtime.ratelimit import create_limiter
+from realtime.security_headers import SecurityHeaders
 from realtime.settings import Settings
 from realtime.sockets import bind_events, create_socket_server
 from realtime.state import AppState
@@ -79,4 +80,6 @@ def create_app(settings: Settings | None = None) -> Any:
 
     web = Starlette(routes=routes(state), lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
     web.state.app = state
-    return socketio.ASGIApp(sio, other_asgi_app=LimitBodies(web))
+    https = settings.public_url.startswith("https://")
+    guarded = SecurityHeaders(LimitBodies(web), https=https)
+    return socketio.ASGIApp(sio, other_asgi_app=guarded)
