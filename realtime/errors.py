@@ -49,6 +49,16 @@ _UNREACHABLE_SQLSTATE_CLASSES = ("08", "53", "57", "58")
 _UNREACHABLE_SQLSTATES = ("55000",)
 
 
+# Exceptions through which a dependency (the database) may report being unreachable: the HTTP
+# app answers them itself (realtime/http.py) rather than leaving them to the last resort.
+DEPENDENCY_ERRORS: tuple[type[Exception], ...] = (
+    OSError,
+    sqlalchemy.exc.SQLAlchemyError,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+)
+
+
 def _causes(exc: BaseException) -> list[BaseException]:
     """The exception, what it wraps (SQLAlchemy's `orig`) and its causes, without cycles."""
     seen: list[BaseException] = []

@@ -17,7 +17,7 @@ from realtime.bodies import parse_object
 from realtime.contract import SERVER_PATH_PREFIXES
 from realtime.cross_site import refuse_cross_site
 from realtime.dispatch import CallContext, dispatch
-from realtime.errors import FunctionError, unexpected_error
+from realtime.errors import DEPENDENCY_ERRORS, FunctionError, unexpected_error
 from realtime.files import file_on_disk, full_path, metadata
 from realtime.jobs import JOBS
 from realtime.payments.webhook import stripe_webhook
@@ -47,14 +47,23 @@ async def on_function_error(request: Request, exc: Exception) -> Response:
     return error_response(exc if isinstance(exc, FunctionError) else unexpected_error(exc))
 
 
+async def on_dependency_error(request: Request, exc: Exception) -> Response:
+    """A database error no route caught: 503 UNAVAILABLE when it is unreachable
+    (docs/protocol.md, "Callables"), else INTERNAL. Answered here, the connection stays
+    usable (the last-resort handler below makes uvicorn close it)."""
+    log.exception("%s %s failed", request.method, request.url.path)
+    return error_response(unexpected_error(exc))
+
+
 async def on_unexpected_error(request: Request, exc: Exception) -> Response:
-    """Anything else (Starlette's last resort): never a plain-text 500. A database that
-    cannot be reached is 503 UNAVAILABLE (docs/protocol.md, "Callables")."""
+    """Anything else (Starlette's last resort): INTERNAL in the error format, never a
+    plain-text 500."""
     return error_response(unexpected_error(exc))
 
 
 EXCEPTION_HANDLERS: dict[Any, Any] = {
     FunctionError: on_function_error,
+    **dict.fromkeys(DEPENDENCY_ERRORS, on_dependency_error),
     Exception: on_unexpected_error,
 }
 
