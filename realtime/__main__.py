@@ -2,12 +2,15 @@
 
 import gc
 import sys
+from typing import Any
 
 import uvicorn
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
+from realtime.access_log import log_config
 from realtime.app import create_app
+from realtime.connections import guarded_http_protocol, trusted_hosts
 from realtime.logs import configure_logging
 from realtime.settings import Settings
 from realtime.settings_errors import refusal_lines
@@ -37,15 +40,28 @@ def main() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
     settings = load_settings()
     configure_logging(settings.log_level)
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level,
-        ws="websockets-sansio",
-        proxy_headers=True,
-        timeout_graceful_shutdown=5,
-    )
+    uvicorn.run(create_app(settings), **server_options(settings))
+
+
+def server_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's options: proxy headers only from FORWARDED_ALLOW_IPS, slow clients cut off,
+    no query strings in the log (docs/protocol.md, "Transport limits")."""
+    return {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": settings.log_level,
+        "log_config": log_config(),
+        "ws": "websockets-sansio",
+        "http": guarded_http_protocol(
+            read_timeout=settings.request_read_timeout_seconds,
+            max_per_address=settings.max_connections_per_address,
+            exempt=trusted_hosts(settings.forwarded_allow_ips),
+        ),
+        "proxy_headers": settings.forwarded_allow_ips is not None,
+        # Never None: uvicorn would then read FORWARDED_ALLOW_IPS itself (default 127.0.0.1).
+        "forwarded_allow_ips": settings.forwarded_allow_ips or "",
+        "timeout_graceful_shutdown": 5,
+    }
 
 
 if __name__ == "__main__":

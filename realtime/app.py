@@ -12,8 +12,9 @@ import socketio
 from starlette.applications import Starlette
 
 import realtime.functions  # noqa: F401  (registers every callable)
+from realtime.bodies import LimitBodies
 from realtime.files import store_demo_documents
-from realtime.http import routes
+from realtime.http import EXCEPTION_HANDLERS, routes
 from realtime.jobs import run_forever
 from realtime.mail.outbox import Mailer
 from realtime.mail.smtp import SmtpDelivery
@@ -22,6 +23,7 @@ from realtime.payments.provider import PaymentProvider, stripe_client
 from realtime.presence import run_session_checks
 from realtime.push import Publisher
 from realtime.ratelimit import create_limiter
+from realtime.security_headers import SecurityHeaders
 from realtime.session_sweep import run_session_sweeps
 from realtime.settings import Settings
 from realtime.sockets import bind_events, create_socket_server
@@ -78,6 +80,8 @@ def create_app(settings: Settings | None = None) -> Any:
         if state.redis is not None:
             await state.redis.aclose()
 
-    web = Starlette(routes=routes(state), lifespan=lifespan)
+    web = Starlette(routes=routes(state), lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
     web.state.app = state
-    return socketio.ASGIApp(sio, other_asgi_app=web)
+    https = settings.public_url.startswith("https://")
+    guarded = SecurityHeaders(LimitBodies(web), https=https)
+    return socketio.ASGIApp(sio, other_asgi_app=guarded)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from realtime.errors import FunctionError, internal_error
+from realtime.errors import FunctionError, unexpected_error
 from realtime.state import AppState
 from realtime.text import CONTROL_CHARACTERS
 from storage.repo_users import Identity
@@ -83,6 +83,6 @@ async def dispatch(context: CallContext, name: str, data: Any) -> Any:
         return await function.handler(context, argument)
     except FunctionError:
         raise
-    except Exception:
+    except Exception as exc:
         log.exception("function %s failed", name)
-        raise internal_error() from None
+        raise unexpected_error(exc) from None

@@ -2,6 +2,9 @@
 
 from typing import Any
 
+import asyncpg
+import sqlalchemy.exc
+
 from realtime.contract import ERROR_STATUSES
 
 
@@ -36,3 +39,63 @@ INTERNAL_MESSAGE = "An internal error occurred."
 
 def internal_error() -> FunctionError:
     return FunctionError("INTERNAL", INTERNAL_MESSAGE)
+
+
+UNAVAILABLE_MESSAGE = "The service is temporarily unavailable. Please try again shortly."
+# SQLSTATE classes that mean "the database cannot be reached or cannot serve now": connection
+# exception, insufficient resources, operator intervention (shutdown, cannot connect now),
+# system error; 55000 is PostgreSQL's "database is not currently accepting connections".
+_UNREACHABLE_SQLSTATE_CLASSES = ("08", "53", "57", "58")
+_UNREACHABLE_SQLSTATES = ("55000",)
+
+
+# Exceptions through which a dependency (the database) may report being unreachable: the HTTP
+# app answers them itself (realtime/http.py) rather than leaving them to the last resort.
+DEPENDENCY_ERRORS: tuple[type[Exception], ...] = (
+    OSError,
+    sqlalchemy.exc.SQLAlchemyError,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+)
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    """The exception, what it wraps (SQLAlchemy's `orig`) and its causes, without cycles."""
+    seen: list[BaseException] = []
+    pending: list[BaseException | None] = [exc]
+    while pending:
+        current = pending.pop()
+        if current is None or any(current is known for known in seen):
+            continue
+        seen.append(current)
+        orig = getattr(current, "orig", None)
+        pending += [
+            current.__cause__,
+            current.__context__,
+            orig if isinstance(orig, BaseException) else None,
+        ]
+    return seen
+
+
+def _unreachable(exc: BaseException) -> bool:
+    if isinstance(exc, OSError | sqlalchemy.exc.TimeoutError | asyncpg.InterfaceError):
+        return True  # refused, reset, timed out, pool exhausted, connection closed
+    if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    sqlstate = getattr(exc, "sqlstate", None)
+    return isinstance(sqlstate, str) and (
+        sqlstate.startswith(_UNREACHABLE_SQLSTATE_CLASSES) or sqlstate in _UNREACHABLE_SQLSTATES
+    )
+
+
+def unexpected_error(exc: BaseException) -> FunctionError:
+    """What the caller is told about an exception that is not a FunctionError.
+
+    A database (or other dependency) that cannot be reached is UNAVAILABLE (503, worth a
+    retry); anything else is INTERNAL. Used by every transport (docs/protocol.md).
+    """
+    if isinstance(exc, FunctionError):
+        return exc
+    if any(_unreachable(cause) for cause in _causes(exc)):
+        return FunctionError("UNAVAILABLE", UNAVAILABLE_MESSAGE)
+    return internal_error()

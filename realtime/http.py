@@ -1,7 +1,6 @@
 """HTTP routes: callables, the session probe, health, dev helpers and the client build."""
 
 import asyncio
-import json
 import logging
 from datetime import datetime
 from typing import Any
@@ -14,9 +13,11 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, resolve
-from realtime.contract import MAX_MESSAGE_BYTES, SERVER_PATH_PREFIXES
+from realtime.bodies import parse_object
+from realtime.contract import SERVER_PATH_PREFIXES
+from realtime.cross_site import refuse_cross_site
 from realtime.dispatch import CallContext, dispatch
-from realtime.errors import FunctionError
+from realtime.errors import DEPENDENCY_ERRORS, FunctionError, unexpected_error
 from realtime.files import file_on_disk, full_path, metadata
 from realtime.jobs import JOBS
 from realtime.payments.webhook import stripe_webhook
@@ -41,9 +42,40 @@ def error_response(error: FunctionError) -> JSONResponse:
     return JSONResponse(error.to_wire(), status_code=error.http_status)
 
 
+async def on_function_error(request: Request, exc: Exception) -> Response:
+    """A FunctionError no route caught (e.g. from identity_of): the error format."""
+    return error_response(exc if isinstance(exc, FunctionError) else unexpected_error(exc))
+
+
+async def on_dependency_error(request: Request, exc: Exception) -> Response:
+    """A database error no route caught: 503 UNAVAILABLE when it is unreachable
+    (docs/protocol.md, "Callables"), else INTERNAL. Answered here, the connection stays
+    usable (the last-resort handler below makes uvicorn close it)."""
+    log.exception("%s %s failed", request.method, request.url.path)
+    return error_response(unexpected_error(exc))
+
+
+async def on_unexpected_error(request: Request, exc: Exception) -> Response:
+    """Anything else (Starlette's last resort): INTERNAL in the error format, never a
+    plain-text 500."""
+    return error_response(unexpected_error(exc))
+
+
+EXCEPTION_HANDLERS: dict[Any, Any] = {
+    FunctionError: on_function_error,
+    **dict.fromkeys(DEPENDENCY_ERRORS, on_dependency_error),
+    Exception: on_unexpected_error,
+}
+
+
 async def identity_of(request: Request) -> Identity | None:
-    token = bearer_from_headers(request.headers) or cookie_token(request.headers.get("cookie"))
-    return await resolve(state_of(request), token)
+    """The caller: a bearer token, else the session cookie (on a request our client sent)."""
+    state = state_of(request)
+    bearer = bearer_from_headers(request.headers)
+    token = bearer or cookie_token(request.headers.get("cookie"))
+    if bearer is None and token is not None:
+        refuse_cross_site(request.method, request.headers, state.settings.allowed_origins)
+    return await resolve(state, token)
 
 
 def client_ip(request: Request) -> str | None:
@@ -51,17 +83,8 @@ def client_ip(request: Request) -> str | None:
 
 
 async def read_object(request: Request) -> dict[str, Any]:
-    """A JSON object body of at most 64 KiB, or INVALID_ARGUMENT."""
-    body = await request.body()
-    if len(body) > MAX_MESSAGE_BYTES:
-        raise FunctionError("INVALID_ARGUMENT", "The request is too large.")
-    try:
-        parsed = json.loads(body)
-    except ValueError:
-        raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object.") from None
-    if not isinstance(parsed, dict):
-        raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object.")
-    return parsed
+    """A JSON object body (at most 64 KiB: LimitBodies), or INVALID_ARGUMENT."""
+    return parse_object(await request.body())
 
 
 async def read_data(request: Request) -> Any:

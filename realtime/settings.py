@@ -27,6 +27,14 @@ class Settings(BaseSettings):
 
     port: int = 8000
     host: str = "127.0.0.1"
+    # Proxies whose X-Forwarded-For/-Proto are believed (comma-separated IPs or networks, as
+    # uvicorn's --forwarded-allow-ips); unset, none is, and the client IP is the peer's.
+    forwarded_allow_ips: str | None = None
+    # Slow clients (realtime/connections.py): a request's head and body must arrive within
+    # this time, and one address may hold at most this many HTTP connections (0: no cap;
+    # trusted proxies are not capped).
+    request_read_timeout_seconds: float = 15.0
+    max_connections_per_address: int = 500
     database_url: str = f"sqlite+aiosqlite:///{ROOT / 'var' / 'app.db'}"
     redis_url: str | None = None
     # Processes sharing REDIS_URL and this namespace form one system (Socket.IO channel,

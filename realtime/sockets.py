@@ -14,7 +14,7 @@ from realtime import documents
 from realtime.auth import resolve, socket_token
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
-from realtime.errors import FunctionError, internal_error
+from realtime.errors import FunctionError, unexpected_error
 from realtime.presence import Activity, record_activity, socket_connected, socket_disconnected
 from realtime.push import SESSION_ROOM_PREFIX, LocalManager, OrderedRedisManager, session_room
 from realtime.settings import Settings
@@ -73,9 +73,9 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
                     return await handler(who, _payload(data), sid)
                 except FunctionError as exc:
                     return exc.to_wire()
-                except Exception:
+                except Exception as exc:
                     log.exception("socket event %s failed", name)
-                    return internal_error().to_wire()
+                    return unexpected_error(exc).to_wire()
 
             sio.on(name, adapter)
             return handler

@@ -143,7 +143,7 @@ async def test_body_must_be_an_object_with_data(base_url: str, content: bytes) -
 
 async def test_oversized_body_is_refused(base_url: str) -> None:
     status, body = await call_http(base_url, "clinic-read", {"id": "x" * 70_000})
-    assert status == 400
+    assert status == 413  # docs/protocol.md: INVALID_ARGUMENT, answered as HTTP 413
     assert_error(body, "INVALID_ARGUMENT")
 
 

@@ -1,9 +1,16 @@
-"""A real browser: Debian's chromium, headless, driven by Playwright."""
+"""A real browser: Debian's chromium, headless, driven by Playwright.
 
-from collections.abc import AsyncIterator
+Every browser context records the console messages of Content-Security-Policy violations,
+and a test during which one was printed fails: the policy (realtime/security_headers.py)
+must allow everything the client does.
+"""
 
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser, BrowserContext, ConsoleMessage, async_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -15,11 +22,38 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+CSP_MARK = "Content Security Policy"
+CSP_VIOLATIONS: list[str] = []
+
+
+def record_csp_violation(message: ConsoleMessage) -> None:
+    if CSP_MARK in message.text:
+        CSP_VIOLATIONS.append(f"{message.page.url if message.page else '?'}: {message.text}")
+
+
+def watch_csp(browser: Browser) -> None:
+    """Make every `browser.new_context()` report CSP violations to CSP_VIOLATIONS."""
+    new_context = browser.new_context
+
+    async def watched_context(**options: Any) -> BrowserContext:
+        context = await new_context(**options)
+        context.on("console", record_csp_violation)
+        return context
+
+    browser.new_context = watched_context  # type: ignore[method-assign]
 
 
 @pytest_asyncio.fixture(scope="session")
 async def browser() -> AsyncIterator[Browser]:
     async with async_playwright() as playwright:
         chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        watch_csp(chromium)
         yield chromium
         await chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violations() -> Iterator[None]:
+    CSP_VIOLATIONS.clear()
+    yield
+    assert not CSP_VIOLATIONS, "Content-Security-Policy violations:\n" + "\n".join(CSP_VIOLATIONS)

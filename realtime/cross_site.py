@@ -1,0 +1,36 @@
+"""Requests that a foreign page could make a browser send with our session cookie.
+
+SameSite=Lax still lets a cross-site page POST a form or a `text/plain` fetch with the
+cookie in some browsers and setups, so a cookie-authenticated (not bearer) request that
+changes something must be one a foreign page cannot forge without CORS, which we never
+grant: a body only as `application/json`, and an `Origin`, when sent, that is ours
+(docs/protocol.md, "Sign-in").
+"""
+
+from collections.abc import Mapping, Sequence
+
+from realtime.errors import FunctionError
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+JSON_MEDIA_TYPE = "application/json"
+CROSS_SITE_MESSAGE = "This request was not sent by this site."
+
+
+def _has_body(headers: Mapping[str, str]) -> bool:
+    length = headers.get("content-length")
+    return "transfer-encoding" in headers or (length is not None and length.strip() != "0")
+
+
+def refuse_cross_site(
+    method: str, headers: Mapping[str, str], allowed_origins: Sequence[str]
+) -> None:
+    """PERMISSION_DENIED unless a cookie-authenticated request is plainly our client's."""
+    if method.upper() in SAFE_METHODS:
+        return
+    content_type = headers.get("content-type")
+    media_type = content_type.split(";", 1)[0].strip().lower() if content_type else None
+    if (media_type is not None or _has_body(headers)) and media_type != JSON_MEDIA_TYPE:
+        raise FunctionError("PERMISSION_DENIED", CROSS_SITE_MESSAGE)
+    origin = headers.get("origin")
+    if origin is not None and origin not in allowed_origins:
+        raise FunctionError("PERMISSION_DENIED", CROSS_SITE_MESSAGE)
