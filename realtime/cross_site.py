@@ -22,14 +22,23 @@ def _has_body(headers: Mapping[str, str]) -> bool:
 
 
 def refuse_cross_site(
-    method: str, headers: Mapping[str, str], allowed_origins: Sequence[str]
+    method: str,
+    headers: Mapping[str, str],
+    allowed_origins: Sequence[str],
+    *,
+    untyped_body: bool = False,
 ) -> None:
-    """PERMISSION_DENIED unless a cookie-authenticated request is plainly our client's."""
+    """PERMISSION_DENIED unless a cookie-authenticated request is plainly our client's.
+
+    `untyped_body` lets a body without a Content-Type pass (scripts posting raw JSON to
+    /auth/confirm): a browser sends such a body cross-site only with its `Origin`.
+    """
     if method.upper() in SAFE_METHODS:
         return
     content_type = headers.get("content-type")
     media_type = content_type.split(";", 1)[0].strip().lower() if content_type else None
-    if (media_type is not None or _has_body(headers)) and media_type != JSON_MEDIA_TYPE:
+    typed = media_type is not None or (_has_body(headers) and not untyped_body)
+    if typed and media_type != JSON_MEDIA_TYPE:
         raise FunctionError("PERMISSION_DENIED", CROSS_SITE_MESSAGE)
     origin = headers.get("origin")
     if origin is not None and origin not in allowed_origins:

@@ -131,6 +131,11 @@ def signed_in_response(state: AppState, signed_in: SignedIn) -> JSONResponse:
 async def auth_confirm(request: Request) -> Response:
     state = state_of(request)
     try:
+        # It sets the session cookie: a foreign page must not sign a browser in to the
+        # attacker's own account (login CSRF), so the same rule as cookie requests holds.
+        refuse_cross_site(
+            request.method, request.headers, state.settings.allowed_origins, untyped_body=True
+        )
         body = await read_object(request)
         signed_in = await confirm(state, email=body.get("email"), token=body.get("token"))
     except FunctionError as exc:

@@ -79,6 +79,9 @@ class Settings(BaseSettings):
     # extended to the session's end plus a grace for the webhook to arrive.
     checkout_session_minutes: int = 31
     payment_grace_minutes: int = 5
+    # New checkout sessions of one pending payment hold its slot for at most this long in
+    # all, counted from the first (realtime/functions/payments.py, checkout_hold_cap).
+    checkout_hold_max_minutes: int = 90
     # How often each node runs the scheduled jobs (realtime/jobs.py).
     job_interval_seconds: float = 60.0
     # The clinic of entries that name none (`/`, `/prenatal`, ...); None: they must name one.

@@ -1,5 +1,6 @@
 """Cookie-authenticated requests a foreign page could forge are refused (CSRF)."""
 
+import json
 from typing import Any
 
 import httpx
@@ -7,7 +8,7 @@ import pytest
 
 from realtime.auth import SESSION_COOKIE
 from tests.conftest import unique_email
-from tests.support.clients import Account, sign_in
+from tests.support.clients import Account, request_link, sign_in
 from tests.support.server import ServerProcess
 
 EVIL = "http://evil.example"
@@ -96,3 +97,23 @@ async def test_the_stripe_webhook_is_exempt(server: ServerProcess) -> None:
     headers = {**cookie(person), "Content-Type": "text/plain", "Origin": EVIL}
     reply = await post(server, "/stripe/webhook", headers)
     assert reply.status_code == 400  # judged by its signature alone, never by cookie rules
+
+
+async def test_a_foreign_page_cannot_sign_a_browser_in(server: ServerProcess) -> None:
+    """Login CSRF: the attacker's own link, posted by a foreign page as a form."""
+    email = unique_email("csrf-in")
+    token = await request_link(server.url, email)
+    body = json.dumps({"email": email, "token": token})
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        for forged_headers in (
+            {"Content-Type": "text/plain", "Origin": EVIL},
+            {"Content-Type": JSON, "Origin": EVIL},
+            {"Content-Type": "text/plain"},
+        ):
+            forged = await http.post("/auth/confirm", content=body, headers=forged_headers)
+            assert denied(forged), forged.text
+            assert SESSION_COOKIE not in forged.cookies
+        ours = await http.post(
+            "/auth/confirm", content=body, headers={"Content-Type": JSON, "Origin": server.url}
+        )
+    assert ours.status_code == 200, ours.text  # the refused tries did not use the link

@@ -16,7 +16,8 @@ import pytest
 from sqlmodel import select
 
 from storage.db import open_database
-from storage.models import SlotClaim
+from storage.models import Appointment, SlotClaim
+from storage.types import iso
 from tests.conftest import BACKENDS
 from tests.support.booking import Person, free_slots, give_consent, person, run_job
 from tests.support.databases import REDIS_URL, redis_namespace
@@ -172,6 +173,56 @@ async def test_an_open_checkout_keeps_its_slot_past_the_cap(server: ServerProces
         assert document["status"] == "pending_payment"
         assert document["counselorId"] == slot["counselorIds"][0]
         assert when(document["holdExpiresAt"]) == held_until
+
+
+async def age_checkout(
+    server: ServerProcess, someone: Person, *, opened_ago: timedelta, ends_in: timedelta
+) -> None:
+    """As if the pending payment's first session had opened `opened_ago`, and the current
+    session ended `ends_in` from now (so that a new one is made)."""
+    db = open_database(server.env["DATABASE_URL"])
+    now = datetime.now(UTC)
+    try:
+        async with db.write() as session:
+            row = await session.get(Appointment, someone.appointment_id)
+            assert row is not None and row.payment is not None
+            row.payment = {
+                **row.payment,
+                "firstOpenedAt": iso(now - opened_ago),
+                "expiresAt": iso(now + ends_in),
+            }
+    finally:
+        await db.close()
+
+
+async def test_new_checkout_sessions_do_not_hold_a_slot_forever(server: ServerProcess) -> None:
+    async with person(server.url, "prenatal", complete=True) as someone:
+        slot = (await free_slots(someone.sock, "prenatal"))[-3]
+        assert "data" in await someone.hold(slot["start"], slot["counselorIds"][0])
+        submitted = await someone.call(
+            "appointment-updateStatus",
+            {"appointmentId": someone.appointment_id, "status": "submitted"},
+        )
+        assert submitted == {"data": {"status": "pending_payment"}}
+        checkout = {"appointmentId": someone.appointment_id}
+        first = await someone.call("stripe-createCheckoutSession", checkout)
+        assert "data" in first, first
+        # 80 of the 90 minutes gone: a new session holds only to the cap, not to its own end.
+        await age_checkout(
+            server, someone, opened_ago=timedelta(minutes=80), ends_in=timedelta(minutes=1)
+        )
+        second = await someone.call("stripe-createCheckoutSession", checkout)
+        assert second["data"]["sessionId"] != first["data"]["sessionId"]
+        held_until = when((await someone.document())["holdExpiresAt"])
+        assert held_until - datetime.now(UTC) < timedelta(minutes=11)
+        # At the cap, no new session: the time goes back to the calendar when the hold ends.
+        await age_checkout(
+            server, someone, opened_ago=timedelta(minutes=89), ends_in=timedelta(minutes=1)
+        )
+        refused = await someone.call("stripe-createCheckoutSession", checkout)
+        assert refused["error"]["status"] == "ABORTED", refused
+        assert refused["error"]["details"] == {"reason": "holdLimit"}
+        assert when((await someone.document())["holdExpiresAt"]) == held_until
 
 
 # Rate limits: servers of their own with small limits -----------------------------------

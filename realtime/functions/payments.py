@@ -1,6 +1,6 @@
 """stripe-createCheckoutSession and stripe-getSessionStatus."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 
 import stripe
@@ -26,6 +26,22 @@ from storage.types import iso, utcnow
 SESSION_ID = Annotated[str, StringConstraints(pattern=r"^cs_[A-Za-z0-9_]{1,250}$")]
 # An open session this close to its end is not handed out again.
 REUSE_MARGIN = timedelta(minutes=2)
+# Statuses of a payment still in the period that its first checkout session began: another
+# session continues that period (and its cap) instead of starting a new one.
+SAME_PERIOD = frozenset({"open", "creating", "failed"})
+PAYMENT_TIME_OVER = "The time to pay for this booking is over. Please choose a time again."
+
+
+def payment_period_start(payment: dict[str, Any], now: datetime) -> datetime:
+    """When this pending payment's first checkout session was opened (or `now` for a first).
+
+    Each new checkout session extends the hold over itself; without a cap
+    (CHECKOUT_HOLD_MAX_MINUTES from this start), asking for a new session just before each
+    one ends would keep a time forever (docs/security.md, "Holds"). A payment that expired
+    went back to draft and was submitted again after a new hold, itself capped: a new period.
+    """
+    first = payment.get("firstOpenedAt") if payment.get("status") in SAME_PERIOD else None
+    return datetime.fromisoformat(first) if isinstance(first, str) else now
 
 
 class CreateCheckout(Input):
@@ -55,6 +71,10 @@ async def create_checkout(context: CallContext, request: CreateCheckout) -> dict
             now + REUSE_MARGIN
         ):
             return {"sessionId": payment["sessionId"], "url": payment["url"]}
+        started = payment_period_start(payment, now)
+        cap = started + timedelta(minutes=state.settings.checkout_hold_max_minutes)
+        if cap <= now + REUSE_MARGIN:
+            raise FunctionError("ABORTED", PAYMENT_TIME_OVER, {"reason": "holdLimit"})
         # A session whose answer was lost is asked for again with the same key (same session).
         attempt = int(payment.get("attempt", 0)) + (0 if payment.get("status") == "creating" else 1)
         checkout, expires_at = await _new_session(state, who, row, attempt)
@@ -65,7 +85,8 @@ async def create_checkout(context: CallContext, request: CreateCheckout) -> dict
             claim = await active_claim_of(session, appointment_id=row.id)
             if row.status != "pending_payment" or claim is None:
                 raise FunctionError("ABORTED", "Your hold has expired. Please choose a time again.")
-            hold_until = expires_at + timedelta(minutes=state.settings.payment_grace_minutes)
+            grace = timedelta(minutes=state.settings.payment_grace_minutes)
+            hold_until = min(expires_at + grace, cap)
             claim.expires_at = row.hold_expires_at = hold_until
             row.payment = {
                 "status": "open",
@@ -76,6 +97,7 @@ async def create_checkout(context: CallContext, request: CreateCheckout) -> dict
                 "amount": checkout["amount_total"],
                 "currency": checkout["currency"],
                 "expiresAt": iso(expires_at),
+                "firstOpenedAt": iso(started),
                 "slot": {"counselorId": claim.counselor_id, "start": claim.start.isoformat()},
             }
             bump(row)
