@@ -94,6 +94,9 @@ class Settings(BaseSettings):
     sign_in_links_per_ip: int = 30
     rate_limit_window_seconds: int = 900
     admin_reports_per_ip: int = 10
+    # Open sockets per node: per signed-in session (tabs) and per client address.
+    sockets_per_session: int = 20
+    sockets_per_address: int = 200
     log_level: str = "info"
 
     @model_validator(mode="after")

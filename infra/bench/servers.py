@@ -258,6 +258,9 @@ def start_server(
         DATABASE_URL=database_url or f"sqlite+aiosqlite:///{database}",
         LOG_LEVEL="warning",
         PYTHONUNBUFFERED="1",
+        # The benches open thousands of sockets of one session from one address.
+        SOCKETS_PER_SESSION="1000000",
+        SOCKETS_PER_ADDRESS="1000000",
     )
     env.update(extra_env or {})
     if uses_redis:
