@@ -59,11 +59,11 @@ class Activity:
     presence row (so sockets without one never cost a write on disconnect) and their step;
     the grouped writes of those rows and pushes of each clinic's presence document."""
 
-    def __init__(self, state: AppState, inactivity_seconds: int) -> None:
+    def __init__(self, state: AppState) -> None:
         self._written: dict[int, float] = {}
         self.present: dict[str, Step] = {}
         # Write often enough that a short limit (tests) still sees every active minute.
-        self.every = min(ACTIVITY_WRITE_SECONDS, inactivity_seconds / 6)
+        self.every = min(ACTIVITY_WRITE_SECONDS, state.settings.inactivity_seconds / 6)
         self.pushes = Coalesced(
             lambda clinic_id: publish_derived(state, presence_path(clinic_id)),
             PRESENCE_SECONDS,

@@ -13,8 +13,10 @@ limits"):
 - it carries at most one payload, nested at most MAX_DEPTH levels.
 
 A refused event with an ack id is answered in the callable error format; one without is
-dropped. The two overridden methods are python-socketio 5.x internals (pinned in
-requirements.lock): `_handle_event` is called for client events only, never for the handshake.
+dropped. A packet python-socketio cannot handle at all closes its connection, without a stack
+trace in the log. The overridden `_handle_event` (called for client events only, never for
+the handshake) and `_handle_eio_message` are python-socketio 5.x internals, pinned in
+requirements.lock.
 """
 
 import asyncio
@@ -37,8 +39,6 @@ log = logging.getLogger(__name__)
 
 # Key of the budget in python-engineio's per-connection session (namespaces start with "/").
 BUDGET_KEY = "budget"
-
-
 UNREADABLE = "The event could not be read."
 
 

@@ -61,7 +61,7 @@ def _payload(data: object) -> dict[str, Any]:
 
 
 def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
-    activity = Activity(state, state.settings.inactivity_seconds)
+    activity = Activity(state)
 
     async def peer_of(sid: str) -> Peer | None:
         try:

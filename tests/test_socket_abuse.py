@@ -215,6 +215,19 @@ async def test_deep_or_unreadable_events_are_refused_cleanly(
     assert server.log_path.read_text().count("Traceback") == traces
 
 
+async def test_a_packet_socketio_cannot_handle_closes_quietly(
+    server: ServerProcess, alice: Account
+) -> None:
+    traces = server.log_path.read_text().count("Traceback")
+    async with raw_socket(server.url, alice.token) as ws:
+        await ws.send('4{"message":"a client may not send CONNECT_ERROR"}')
+        with pytest.raises(websockets.exceptions.ConnectionClosed):
+            async with asyncio.timeout(10):
+                while True:
+                    await ws.recv()
+    assert server.log_path.read_text().count("Traceback") == traces
+
+
 # Item 5: an `activity` flood.
 
 FLOOD = 2_500
