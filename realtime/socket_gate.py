@@ -10,7 +10,7 @@ limits"):
   answered RESOURCE_EXHAUSTED, others are dropped, and a flooding socket is closed;
 - its JSON was readable (a payload nested past the decoder's recursion limit is not);
 - its name is one the app registered, other than python-socketio's reserved names;
-- it carries at most one payload, nested at most MAX_DEPTH levels.
+- it carries at most one payload, nested at most MAX_JSON_DEPTH levels (as HTTP bodies).
 
 A refused event with an ack id is answered in the callable error format; one without is
 dropped. A packet python-socketio cannot handle at all closes its connection, without a stack
@@ -29,9 +29,9 @@ from typing import Any
 import socketio
 from socketio import packet
 
+from realtime.bodies import MAX_JSON_DEPTH, json_depth_exceeds
 from realtime.budget import EventBudget, Verdict
 from realtime.errors import FunctionError
-from realtime.nesting import TOO_DEEP, too_deep
 from realtime.push import NAMESPACE
 from realtime.ratelimit import TOO_MANY
 
@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 # Key of the budget in python-engineio's per-connection session (namespaces start with "/").
 BUDGET_KEY = "budget"
 UNREADABLE = "The event could not be read."
+TOO_DEEP = f"The payload nests deeper than {MAX_JSON_DEPTH} levels."
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ def screen(data: object, known: Container[str]) -> FunctionError | None:
         return FunctionError("INVALID_ARGUMENT", "Unknown event.", {"event": data[0][:64]})
     if len(data) > 2:
         return FunctionError("INVALID_ARGUMENT", "An event carries at most one payload.")
-    if too_deep(data[1:]):
+    if len(data) == 2 and json_depth_exceeds(data[1]):
         return FunctionError("INVALID_ARGUMENT", TOO_DEEP)
     return None
 

@@ -13,6 +13,7 @@ import pytest
 import websockets
 
 from realtime.budget import BURST, RATE
+from realtime.socket_gate import TOO_DEEP
 from tests.conftest import unique_email
 from tests.support.clients import Account, Socket, connect, sign_in
 from tests.support.server import ROOT, ServerProcess
@@ -193,10 +194,10 @@ async def test_deep_or_unreadable_events_are_refused_cleanly(
     traces = server.log_path.read_text().count("Traceback")
     path = f"users/{alice.uid}"
     refused = {
-        f'["update",{nested(5000)}]': "The payload is nested too deeply.",
-        f'["update",{{"path":"{path}","data":{{"userAgent":{nested(100)}}}}}]': (
-            "The payload is nested too deeply."
-        ),
+        f'["update",{nested(5000)}]': TOO_DEEP,
+        f'["update",{nested(33)}]': TOO_DEEP,
+        f'["update",{nested(32)}]': "The payload must be a JSON object.",  # deep enough
+        f'["update",{{"path":"{path}","data":{{"userAgent":{nested(100)}}}}}]': TOO_DEEP,
         '["update",{"path":"x"},{"extra":1}]': "An event carries at most one payload.",
         '["connect",{"REMOTE_ADDR":"198.51.100.7"}]': "Unknown event.",
         '["no-such-event",{}]': "Unknown event.",
