@@ -1,10 +1,11 @@
 """Per-socket event budget: a token bucket, and a count of refusals that ends a flood.
 
-Every client event costs one token; tokens come back at RATE per second up to BURST (a page
-subscribing to many documents at once fits in the burst). An event without a token is
+Every client event costs one token; tokens come back at `rate` per second up to `burst` (a
+page subscribing to many documents at once fits in the burst). An event without a token is
 refused and adds a strike; strikes fade at the same rate, so a client briefly over the
-limit recovers, while one that keeps sending far beyond it reaches MAX_STRIKES and is
-disconnected (docs/protocol.md "Transport limits").
+limit recovers, while one that keeps sending far beyond it reaches STRIKES_PER_BURST times
+the burst and is disconnected (docs/protocol.md "Transport limits"). The defaults are those
+of SOCKET_EVENTS_PER_SECOND and SOCKET_EVENT_BURST (realtime/settings.py).
 """
 
 import enum
@@ -12,8 +13,8 @@ from dataclasses import dataclass, field
 from time import monotonic
 
 RATE = 50.0
-BURST = 200.0
-MAX_STRIKES = 400.0
+BURST = 200
+STRIKES_PER_BURST = 2
 
 
 class Verdict(enum.Enum):
@@ -25,11 +26,13 @@ class Verdict(enum.Enum):
 @dataclass
 class EventBudget:
     rate: float = RATE
-    burst: float = BURST
-    max_strikes: float = MAX_STRIKES
-    tokens: float = BURST
+    burst: int = BURST
+    tokens: float = field(init=False)
     strikes: float = 0.0
     stamp: float = field(default_factory=monotonic)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
 
     def spend(self, now: float) -> Verdict:
         """Charge one event received at `now` (time.monotonic())."""
@@ -41,4 +44,5 @@ class EventBudget:
             self.tokens -= 1
             return Verdict.ALLOW
         self.strikes += 1
-        return Verdict.CLOSE if self.strikes >= self.max_strikes else Verdict.REFUSE
+        too_many = self.strikes >= STRIKES_PER_BURST * self.burst
+        return Verdict.CLOSE if too_many else Verdict.REFUSE

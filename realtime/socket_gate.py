@@ -21,7 +21,7 @@ requirements.lock.
 
 import asyncio
 import logging
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from time import monotonic
 from typing import Any
@@ -89,8 +89,9 @@ def screen(data: object, known: Container[str]) -> FunctionError | None:
 class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
     """socketio.AsyncServer with the gate of the module docstring."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, budget: Callable[[], EventBudget], **kwargs: Any) -> None:
         super().__init__(serializer=ReadablePacket, **kwargs)
+        self.new_budget = budget
 
     async def _handle_event(
         self, eio_sid: str, namespace: str | None, id: int | None, data: Any
@@ -148,6 +149,7 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
             session = await self.eio.get_session(eio_sid)
         except KeyError:  # closed meanwhile
             return Verdict.REFUSE
-        budget = session.setdefault(BUDGET_KEY, EventBudget())
-        verdict: Verdict = budget.spend(monotonic())
-        return verdict
+        budget: EventBudget | None = session.get(BUDGET_KEY)
+        if budget is None:
+            budget = session[BUDGET_KEY] = self.new_budget()
+        return budget.spend(monotonic())

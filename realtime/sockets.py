@@ -13,6 +13,7 @@ import socketio
 
 from realtime import documents
 from realtime.auth import resolve, socket_token
+from realtime.budget import EventBudget
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError, unexpected_error
@@ -42,6 +43,7 @@ def create_socket_server(settings: Settings) -> socketio.AsyncServer:
             redis_options={"max_connections": REDIS_MAX_CONNECTIONS},
         )
     return GuardedServer(
+        budget=lambda: EventBudget(settings.socket_events_per_second, settings.socket_event_burst),
         async_mode="asgi",
         client_manager=manager,
         cors_allowed_origins=settings.allowed_origins,
