@@ -10,16 +10,22 @@
   are closed. This holds even when no page is open any more.
 - Presence: each socket of a client with an open appointment is a `presence` row with the
   step it is on; the staff's live document `clinics/{clinicId}/presence` lists who is online.
+  A row is written only when its step changed or its last write is ACTIVITY_WRITE_SECONDS
+  old, at most once per PRESENCE_SECONDS per socket (the latest step wins), and the document
+  is pushed at most once per PRESENCE_SECONDS per clinic: a flood of `activity` costs
+  neither writes nor pushes (issue #12).
 """
 
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete
 from sqlmodel import col
 
+from realtime.coalesce import Coalesced
 from realtime.documents import publish_derived
 from realtime.presence_view import presence_path
 from realtime.state import AppState
@@ -35,18 +41,34 @@ from storage.types import utcnow
 log = logging.getLogger(__name__)
 
 ACTIVITY_WRITE_SECONDS = 10.0
+PRESENCE_SECONDS = 1.0
 MAX_STEP_LENGTH = 40
 
 
-class Activity:
-    """Per-node state: the throttle of activity writes by session, and which local sockets
-    have a presence row (so sockets without one never cost a write on disconnect)."""
+@dataclass
+class Step:
+    """A local socket's step for its presence row, and when a write of it was last asked
+    for (time.monotonic(); -inf: never, so the first step is written at once)."""
 
-    def __init__(self, inactivity_seconds: int) -> None:
+    step: str | None
+    asked: float = float("-inf")
+
+
+class Activity:
+    """Per-node state: the throttle of activity writes by session; which local sockets have a
+    presence row (so sockets without one never cost a write on disconnect) and their step;
+    the grouped writes of those rows and pushes of each clinic's presence document."""
+
+    def __init__(self, state: AppState) -> None:
         self._written: dict[int, float] = {}
-        self.present: set[str] = set()
+        self.present: dict[str, Step] = {}
         # Write often enough that a short limit (tests) still sees every active minute.
-        self.every = min(ACTIVITY_WRITE_SECONDS, inactivity_seconds / 6)
+        self.every = min(ACTIVITY_WRITE_SECONDS, state.settings.inactivity_seconds / 6)
+        self.pushes = Coalesced(
+            lambda clinic_id: publish_derived(state, presence_path(clinic_id)),
+            PRESENCE_SECONDS,
+        )
+        self.steps = Coalesced(lambda sid: _write_step(state, self, sid), PRESENCE_SECONDS)
 
     def due(self, session_id: int) -> bool:
         now = time.monotonic()
@@ -56,6 +78,15 @@ class Activity:
         if len(self._written) > 100_000:
             self._written = {k: v for k, v in self._written.items() if now - v < 3600}
         return True
+
+    def moved(self, sid: str, step: str) -> None:
+        """Ask for a write of a socket's step when it changed or its row is getting old."""
+        held = self.present.get(sid)
+        now = time.monotonic()
+        if held is None or (held.step == step and now - held.asked < self.every):
+            return
+        held.step, held.asked = step, now
+        self.steps.request(sid)
 
 
 async def record_activity(
@@ -68,20 +99,24 @@ async def record_activity(
         await state.publisher.session_state(
             who.session_id, "active", state.settings.inactivity_seconds
         )
-    if sid in activity.present and isinstance(step, str) and 0 < len(step) <= MAX_STEP_LENGTH:
-        await _move(state, sid, step, now)
+    if isinstance(step, str) and 0 < len(step) <= MAX_STEP_LENGTH:
+        activity.moved(sid, step)
 
 
-async def _move(state: AppState, sid: str, step: str, now: datetime) -> None:
+async def _write_step(state: AppState, activity: Activity, sid: str) -> None:
+    """Write the latest step of a local socket (still connected) to its presence row."""
+    held = activity.present.get(sid)
+    if held is None:
+        return
     async with state.db.write() as session:
         row = await session.get(Presence, sid)
         if row is None:
             return
-        changed = row.step != step
-        row.step, row.last_seen = step, now
+        changed = row.step != held.step
+        row.step, row.last_seen = held.step, utcnow()
         clinic_id = row.clinic_id
     if changed:
-        await publish_derived(state, presence_path(clinic_id))
+        activity.pushes.request(clinic_id)
 
 
 async def socket_connected(state: AppState, activity: Activity, who: Identity, sid: str) -> None:
@@ -109,21 +144,20 @@ async def socket_connected(state: AppState, activity: Activity, who: Identity, s
                 last_seen=now,
             )
         )
-    activity.present.add(sid)
-    await publish_derived(state, presence_path(appointment.clinic_id))
+    activity.present[sid] = Step(step=None)
+    activity.pushes.request(appointment.clinic_id)
 
 
 async def socket_disconnected(state: AppState, activity: Activity, sid: str) -> None:
-    if sid not in activity.present:
+    if activity.present.pop(sid, None) is None:
         return
-    activity.present.discard(sid)
     async with state.db.write() as session:
         row = await session.get(Presence, sid)
         if row is None:
             return
         clinic_id = row.clinic_id
         await session.delete(row)
-    await publish_derived(state, presence_path(clinic_id))
+    activity.pushes.request(clinic_id)
 
 
 async def check_sessions(state: AppState, now: datetime) -> int:

@@ -72,8 +72,9 @@ RULES: tuple[PathRule, ...] = (
 
 
 def _compile(pattern: str) -> re.Pattern[str]:
+    """A whole-path regex: used with fullmatch only (`$` would accept a trailing newline)."""
     regex = re.sub(r"\{(\w+)\}", lambda m: f"(?P<{m.group(1)}>{SEGMENT})", pattern)
-    return re.compile(f"^{regex}$")
+    return re.compile(regex)
 
 
 _COMPILED = tuple((_compile(rule.pattern), rule) for rule in RULES)
@@ -90,7 +91,7 @@ def match(path: object) -> Match:
     """The rule for a document path, or INVALID_ARGUMENT for a path no rule knows."""
     if isinstance(path, str):
         for regex, rule in _COMPILED:
-            found = regex.match(path)
+            found = regex.fullmatch(path)
             if found:
                 return Match(path=path, rule=rule, params=found.groupdict())
     raise FunctionError("INVALID_ARGUMENT", "Unknown document path.", {"path": path})

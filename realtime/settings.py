@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from realtime.budget import BURST, RATE
 from realtime.contract import INACTIVITY_LOGOUT_SECONDS, INACTIVITY_WARNING_SECONDS
 from realtime.production import (
     DEFAULT_SECRET,
@@ -97,6 +98,12 @@ class Settings(BaseSettings):
     sign_in_links_per_ip: int = 30
     rate_limit_window_seconds: int = 900
     admin_reports_per_ip: int = 10
+    # Open sockets per node: per signed-in session (tabs) and per client address.
+    sockets_per_session: int = 20
+    sockets_per_address: int = 200
+    # Events per socket: a burst at once, then so many a second (realtime/budget.py).
+    socket_event_burst: int = BURST
+    socket_events_per_second: float = RATE
     log_level: str = "info"
 
     @model_validator(mode="after")

@@ -1,7 +1,8 @@
 """The Socket.IO endpoint: connect-time authentication and thin event adapters.
 
 Each handler validates the shape of its payload and calls domain code (dispatch,
-documents); the ack carries the result or the error in the callable wire format.
+documents); the ack carries the result or the error in the callable wire format. Every
+client event passes the gate of realtime/socket_gate.py first (budget, names, shape).
 """
 
 import logging
@@ -12,19 +13,23 @@ import socketio
 
 from realtime import documents
 from realtime.auth import resolve, socket_token
+from realtime.budget import EventBudget
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError, unexpected_error
+from realtime.peers import TOO_MANY_SOCKETS, Peer
 from realtime.presence import Activity, record_activity, socket_connected, socket_disconnected
-from realtime.push import SESSION_ROOM_PREFIX, LocalManager, OrderedRedisManager, session_room
+from realtime.push import LocalManager, OrderedRedisManager
 from realtime.settings import Settings
+from realtime.socket_gate import GuardedServer
 from realtime.state import AppState
-from storage.repo_users import Identity
 
 log = logging.getLogger(__name__)
 
 # A socket may follow at most this many documents at once.
 MAX_SUBSCRIPTIONS = 100
+# Key of the socket's Peer in its python-socketio session.
+PEER = "peer"
 # Redis connections of the fan-out manager; the default 100 drops emits under load.
 REDIS_MAX_CONNECTIONS = 1000
 
@@ -37,7 +42,8 @@ def create_socket_server(settings: Settings) -> socketio.AsyncServer:
             channel=f"{settings.redis_namespace}:socketio",
             redis_options={"max_connections": REDIS_MAX_CONNECTIONS},
         )
-    return socketio.AsyncServer(
+    return GuardedServer(
+        budget=lambda: EventBudget(settings.socket_events_per_second, settings.socket_event_burst),
         async_mode="asgi",
         client_manager=manager,
         cors_allowed_origins=settings.allowed_origins,
@@ -47,7 +53,7 @@ def create_socket_server(settings: Settings) -> socketio.AsyncServer:
     )
 
 
-Event = Callable[[Identity, dict[str, Any], str], Awaitable[dict[str, Any]]]
+Event = Callable[[Peer, dict[str, Any], str], Awaitable[dict[str, Any]]]
 
 
 def _payload(data: object) -> dict[str, Any]:
@@ -57,20 +63,25 @@ def _payload(data: object) -> dict[str, Any]:
 
 
 def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
-    identities: dict[str, Identity] = {}
-    addresses: dict[str, str | None] = {}
-    activity = Activity(state.settings.inactivity_seconds)
+    activity = Activity(state)
+
+    async def peer_of(sid: str) -> Peer | None:
+        try:
+            peer = (await sio.get_session(sid)).get(PEER)
+        except KeyError:  # closed meanwhile
+            return None
+        return peer if isinstance(peer, Peer) else None
 
     def on(name: str) -> Callable[[Event], Event]:
         """Register an acked event with error mapping to the wire format."""
 
         def register(handler: Event) -> Event:
             async def adapter(sid: str, data: object = None) -> dict[str, Any]:
-                who = identities.get(sid)
-                if who is None:
+                peer = await peer_of(sid)
+                if peer is None:
                     return FunctionError("UNAUTHENTICATED", "Sign in to continue.").to_wire()
                 try:
-                    return await handler(who, _payload(data), sid)
+                    return await handler(peer, _payload(data), sid)
                 except FunctionError as exc:
                     return exc.to_wire()
                 except Exception as exc:
@@ -83,17 +94,25 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
         return register
 
     async def connect(sid: str, environ: dict[str, Any], auth: object = None) -> None:
+        """Only python-socketio's handshake calls this (the gate refuses an event named
+        `connect`): identity and address are set here, once."""
         who = await resolve(state, socket_token(environ, auth))
         if who is None:
             raise socketio.exceptions.ConnectionRefusedError("unauthenticated")
-        identities[sid] = who
-        addresses[sid] = environ.get("REMOTE_ADDR")
-        await sio.enter_room(sid, session_room(who.session_id))
-        await socket_connected(state, activity, who, sid)
+        peer = Peer(who, environ.get("REMOTE_ADDR"))
+        if peer.over_cap(sio.manager, state.settings):
+            raise socketio.exceptions.ConnectionRefusedError(TOO_MANY_SOCKETS)
+        for room in peer.rooms:  # joined right after the count: no other connect in between
+            await sio.enter_room(sid, room)
+        await sio.save_session(sid, {PEER: peer})
+        try:
+            await socket_connected(state, activity, who, sid)
+        except Exception:  # refused: python-socketio keeps no count of a failed handshake
+            for room in peer.rooms:
+                await sio.leave_room(sid, room)
+            raise
 
     async def disconnect(sid: str, reason: object = None) -> None:
-        identities.pop(sid, None)
-        addresses.pop(sid, None)
         try:
             await socket_disconnected(state, activity, sid)
         except Exception:  # the socket is gone either way; the stale row expires later
@@ -103,41 +122,45 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
     sio.on("disconnect", disconnect)
 
     @on("call")
-    async def call(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
+    async def call(peer: Peer, payload: dict[str, Any], sid: str) -> dict[str, Any]:
         name = payload.get("name")
         if not isinstance(name, str) or "data" not in payload:
             raise FunctionError("INVALID_ARGUMENT", "A call needs a name and data.")
-        context = CallContext(state, who, client_ip=addresses.get(sid))
+        context = CallContext(state, peer.who, client_ip=peer.address)
         result = await dispatch(context, name, payload["data"])
         return {"data": result}
 
+    def followed(peer: Peer, sid: str) -> list[str]:
+        """The documents a socket follows: its rooms but its own (sid, session, address)."""
+        return [room for room in sio.rooms(sid) if room != sid and room not in peer.rooms]
+
     @on("subscribe")
-    async def subscribe(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
+    async def subscribe(peer: Peer, payload: dict[str, Any], sid: str) -> dict[str, Any]:
         path = payload.get("path")
-        rooms = sio.rooms(sid)
-        if path not in rooms and len(rooms) > MAX_SUBSCRIPTIONS:
+        documents_followed = followed(peer, sid)
+        if path not in documents_followed and len(documents_followed) >= MAX_SUBSCRIPTIONS:
             raise FunctionError("RESOURCE_EXHAUSTED", "Too many documents followed at once.")
         # Join first, then read: a change committed in between is either in the snapshot
         # or pushed after it (clients keep the highest version they have seen).
-        snapshot = await documents.read(state, who, path)
+        snapshot = await documents.read(state, peer.who, path)
         await sio.enter_room(sid, snapshot["path"])
-        return {"snapshot": await documents.read(state, who, path)}
+        return {"snapshot": await documents.read(state, peer.who, path)}
 
     @on("unsubscribe")
-    async def unsubscribe(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
+    async def unsubscribe(peer: Peer, payload: dict[str, Any], sid: str) -> dict[str, Any]:
         path = payload.get("path")
-        if isinstance(path, str) and path != sid and not path.startswith(SESSION_ROOM_PREFIX):
+        if isinstance(path, str) and path in followed(peer, sid):
             await sio.leave_room(sid, path)
         return {"ok": True}
 
     @on("activity")
-    async def on_activity(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
-        await record_activity(state, activity, who, sid, payload.get("step"))
+    async def on_activity(peer: Peer, payload: dict[str, Any], sid: str) -> dict[str, Any]:
+        await record_activity(state, activity, peer.who, sid, payload.get("step"))
         return {"ok": True}
 
     @on("update")
-    async def update(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
+    async def update(peer: Peer, payload: dict[str, Any], sid: str) -> dict[str, Any]:
         version = await documents.update(
-            state, who, payload.get("path"), payload.get("data"), payload.get("baseVersion")
+            state, peer.who, payload.get("path"), payload.get("data"), payload.get("baseVersion")
         )
         return {"version": version}

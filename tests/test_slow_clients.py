@@ -26,6 +26,8 @@ def guarded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerP
             "DATABASE_URL": f"sqlite+aiosqlite:///{path}/slow.db",
             "REQUEST_READ_TIMEOUT_SECONDS": str(READ_TIMEOUT),
             "MAX_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS),
+            # More tabs of one session than the HTTP cap (socket caps: test_socket_abuse.py).
+            "SOCKETS_PER_SESSION": str(PER_ADDRESS + 5),
         },
         log_path=path / "slow.log",
     ).start()

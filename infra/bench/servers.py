@@ -258,6 +258,12 @@ def start_server(
         DATABASE_URL=database_url or f"sqlite+aiosqlite:///{database}",
         LOG_LEVEL="warning",
         PYTHONUNBUFFERED="1",
+        # The benches open thousands of sockets of one session from one address, and their
+        # clients send as fast as the server answers.
+        SOCKETS_PER_SESSION="1000000",
+        SOCKETS_PER_ADDRESS="1000000",
+        SOCKET_EVENT_BURST="1000000",
+        SOCKET_EVENTS_PER_SECOND="1000000",
     )
     env.update(extra_env or {})
     if uses_redis:
