@@ -29,6 +29,7 @@ from realtime.coalesce import Coalesced
 from realtime.documents import publish_derived
 from realtime.presence_view import presence_path
 from realtime.state import AppState
+from realtime.text import clean
 from storage.models import Appointment, Presence, User
 from storage.repo_users import (
     Identity,
@@ -99,7 +100,11 @@ async def record_activity(
         await state.publisher.session_state(
             who.session_id, "active", state.settings.inactivity_seconds
         )
-    if isinstance(step, str) and 0 < len(step) <= MAX_STEP_LENGTH:
+    if (
+        isinstance(step, str)
+        and 0 < len(step) <= MAX_STEP_LENGTH
+        and clean(step, multiline=False) is not None
+    ):
         activity.moved(sid, step)
 
 

@@ -115,3 +115,34 @@ async def test_the_staff_see_who_is_online_and_where(base_url: str) -> None:
 
 def test_logs_have_no_tokens(short_idle: ServerProcess) -> None:
     assert "token" not in Path(short_idle.log_path).read_text().lower()
+
+
+async def test_a_step_with_control_characters_is_ignored(server: ServerProcess) -> None:
+    staff = await sign_in(server.url, "staff@demo-clinic.example")
+    client = await sign_in(server.url, unique_email("online-nul"))
+    async with connect(server.url, client.token) as first:
+        created = await first.call("appointment-create", {"serviceId": "pgt"})
+    appointment_id = created["data"]["appointmentId"]
+    path = "clinics/demo-clinic/presence"
+    log_start = server.log_path.stat().st_size
+    async with connect(server.url, staff.token) as desk:
+        await desk.subscribe(path)
+
+        def steps() -> list[object]:
+            return [
+                o["step"]
+                for push in desk.pushes.get(path, [])
+                for o in push["data"]["online"]
+                if o["appointmentId"] == appointment_id
+            ]
+
+        async with connect(server.url, client.token) as sock:
+            await sock.request("activity", {"step": "con\u0000tact"})
+            await sock.request("activity", {"step": "family\r\nX-Forged: 1"})
+            await asyncio.sleep(1.5)  # past the presence write interval
+            await sock.request("activity", {"step": "profile"})
+            await wait_until(lambda: "profile" in steps())
+    assert all(step in (None, "profile") for step in steps()), steps()
+    with server.log_path.open("rb") as log:
+        log.seek(log_start)
+        assert b"Traceback" not in log.read()
