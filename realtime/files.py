@@ -25,7 +25,7 @@ CACHE_CONTROL = "private, max-age=300"
 
 
 def full_path(clinic_id: str, doc_id: str, locale: str) -> str | None:
-    if all(SEGMENT.match(part) for part in (clinic_id, doc_id, locale)):
+    if all(SEGMENT.fullmatch(part) for part in (clinic_id, doc_id, locale)):
         return f"{clinic_id}/{doc_id}/{locale}"
     return None
 

@@ -44,7 +44,7 @@ def normalize_email(value: object) -> str:
         raise _invalid_email()
     local, at, domain = unicodedata.normalize("NFC", value.strip()).lower().rpartition("@")
     email = f"{local}{at}{domain.rstrip('.')}"
-    if len(email) > MAX_EMAIL_LENGTH or not EMAIL_PATTERN.match(email):
+    if len(email) > MAX_EMAIL_LENGTH or not EMAIL_PATTERN.fullmatch(email):
         raise _invalid_email()
     return email
 

@@ -99,7 +99,7 @@ def _window(service: Service, appointment: Appointment | None) -> tuple[date, da
         if appointment
         else None
     )
-    if not isinstance(edd, str) or not ISO_DAY.match(edd):
+    if not isinstance(edd, str) or not ISO_DAY.fullmatch(edd):
         return None
     return pregnancy_window(
         date.fromisoformat(edd), service.gestation_min_weeks, service.gestation_max_weeks

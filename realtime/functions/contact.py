@@ -31,7 +31,7 @@ def _check(request: ContactSend) -> None:
     for field in ("name", "email", "message"):
         if not getattr(request, field).strip():
             codes[field] = "required"
-    if "email" not in codes and not EMAIL_PATTERN.match(request.email.strip().lower()):
+    if "email" not in codes and not EMAIL_PATTERN.fullmatch(request.email.strip().lower()):
         codes["email"] = "email"
     if codes:
         raise FunctionError(

@@ -36,7 +36,7 @@ class IntakeContext:
 def resolve_date(token: str, today: date) -> date:
     if token == "today":
         return today
-    relative = RELATIVE_DAYS.match(token)
+    relative = RELATIVE_DAYS.fullmatch(token)
     if relative:
         return today + timedelta(days=int(relative.group(1)))
     return date.fromisoformat(token)
@@ -78,7 +78,7 @@ def _date(field: Field, value: Any, today: date) -> str:
     if not isinstance(value, str) or len(value) > MAX_DATE_STRING_LENGTH:
         raise _fail("invalidDate")
     try:
-        if not ISO_DATE.match(value):
+        if not ISO_DATE.fullmatch(value):
             raise ValueError(value)
         day = date.fromisoformat(value)
     except ValueError:
