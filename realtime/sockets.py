@@ -95,7 +95,23 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
 
     async def connect(sid: str, environ: dict[str, Any], auth: object = None) -> None:
         """Only python-socketio's handshake calls this (the gate refuses an event named
-        `connect`): identity and address are set here, once."""
+        `connect`). A failure of our own is refused like any other handshake, with its
+        status as the message (`unavailable` while the database is down), never a stack
+        trace from python-engineio (docs/security.md)."""
+        try:
+            await handshake(sid, environ, auth)
+        except socketio.exceptions.ConnectionRefusedError:
+            raise
+        except Exception as exc:
+            error = unexpected_error(exc)
+            if error.status == "UNAVAILABLE":
+                log.warning("socket refused: %s", error.message)
+            else:
+                log.exception("socket handshake failed")
+            raise socketio.exceptions.ConnectionRefusedError(error.status.lower()) from None
+
+    async def handshake(sid: str, environ: dict[str, Any], auth: object) -> None:
+        """Identity and address are set here, once."""
         who = await resolve(state, socket_token(environ, auth))
         if who is None:
             raise socketio.exceptions.ConnectionRefusedError("unauthenticated")

@@ -7,7 +7,7 @@ import httpx
 import pytest_asyncio
 
 from realtime.auth import SESSION_COOKIE
-from tests.support.clients import Account, call_http, connect, sign_in
+from tests.support.clients import Account, call_http, connect, refusal, sign_in
 from tests.support.databases import (
     create_postgres_database,
     drop_postgres_database,
@@ -72,3 +72,17 @@ async def test_socket_events_are_unavailable_while_the_database_is_down(
         await set_connections_allowed(name, True)
     assert called["error"]["status"] == UNAVAILABLE, called
     assert subscribed["error"]["status"] == UNAVAILABLE, subscribed
+
+
+async def test_a_socket_handshake_is_refused_cleanly_while_the_database_is_down(
+    outage_server: tuple[ServerProcess, str],
+) -> None:
+    server, name = outage_server
+    person = await sign_in(server.url, "outage-handshake@example.com")
+    await set_connections_allowed(name, False)
+    refused = await refusal(server.url, person.token)
+    await set_connections_allowed(name, True)
+    assert refused == {"message": "unavailable"}
+    assert "Traceback" not in server.log_path.read_text()
+    async with connect(server.url, person.token) as sock:  # and back once it returns
+        assert "snapshot" in await sock.subscribe(f"users/{person.uid}")

@@ -15,12 +15,11 @@ import websockets
 from realtime.budget import BURST, RATE
 from realtime.socket_gate import TOO_DEEP
 from tests.conftest import unique_email
-from tests.support.clients import Account, Socket, connect, sign_in
+from tests.support.clients import Account, Socket, connect, refusal, sign_in, ws_url
 from tests.support.server import ROOT, ServerProcess
 
 PRESENCE = "clinics/demo-clinic/presence"
 FORGED_ADDRESS = "198.51.100.7"
-ENGINEIO_PATH = "/socket.io/?EIO=4&transport=websocket"
 
 
 @pytest.fixture(scope="module")
@@ -91,23 +90,6 @@ async def test_a_forged_connect_does_not_choose_the_address(strict: ServerProces
 
 
 # Item 18: sockets per session and per address.
-
-
-def ws_url(base_url: str) -> str:
-    return base_url.replace("http://", "ws://") + ENGINEIO_PATH
-
-
-async def refusal(base_url: str, token: str) -> dict[str, Any] | None:
-    """The connect_error of a new socket, or None when it connects (it is closed again)."""
-    async with websockets.connect(ws_url(base_url)) as ws:
-        await ws.recv()
-        await ws.send("40" + json.dumps({"token": token}))
-        answer = str(await ws.recv())
-    if answer.startswith("40"):
-        return None
-    assert answer.startswith("44"), answer
-    reason: dict[str, Any] = json.loads(answer[2:])
-    return reason
 
 
 async def connects_eventually(base_url: str, token: str) -> None:

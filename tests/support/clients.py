@@ -1,6 +1,7 @@
 """Real clients of a running server: HTTP callables and Socket.IO sockets."""
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -9,6 +10,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import socketio
+import websockets
+
+ENGINEIO_PATH = "/socket.io/?EIO=4&transport=websocket"
 
 
 @dataclass
@@ -130,3 +134,21 @@ async def sign_in_by_link(base_url: str, email: str, **extra: Any) -> Account:
     assert reply.status_code == 200, reply.text
     data = reply.json()["data"]
     return Account(uid=data["uid"], email=data["email"], token=data["token"])
+
+
+def ws_url(base_url: str) -> str:
+    """The raw Engine.IO WebSocket address of a server (for hand-written packets)."""
+    return base_url.replace("http://", "ws://") + ENGINEIO_PATH
+
+
+async def refusal(base_url: str, token: str) -> dict[str, Any] | None:
+    """The connect_error of a new socket, or None when it connects (it is closed again)."""
+    async with websockets.connect(ws_url(base_url)) as ws:
+        await ws.recv()
+        await ws.send("40" + json.dumps({"token": token}))
+        answer = str(await ws.recv())
+    if answer.startswith("40"):
+        return None
+    assert answer.startswith("44"), answer
+    reason: dict[str, Any] = json.loads(answer[2:])
+    return reason

@@ -16,12 +16,10 @@ from typing import Any
 
 import websockets
 
+from tests.support.clients import ws_url
+
 STEPS = ("intake", "contact", "schedule", "consent", "payment", "summary")
 READ_SECONDS = 20.0
-
-
-def ws_url(base_url: str) -> str:
-    return base_url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
 
 
 def ack_status(frame: str) -> str | None:
