@@ -4,7 +4,7 @@ SameSite=Lax still lets a cross-site page POST a form or a `text/plain` fetch wi
 cookie in some browsers and setups, so a cookie-authenticated (not bearer) request that
 changes something must be one a foreign page cannot forge without CORS, which we never
 grant: a body only as `application/json`, and an `Origin`, when sent, that is ours
-(docs/protocol.md, "Sign-in").
+(docs/protocol.md, "Sign-in by e-mail link").
 """
 
 from collections.abc import Mapping, Sequence
