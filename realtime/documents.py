@@ -1,4 +1,4 @@
-"""Live documents: subscribe, unsubscribe, update, snapshots (PROTOCOL section 3).
+"""Live documents: subscribe, unsubscribe, update, snapshots (docs/protocol.md, "Live documents").
 
 A change is validated, authorized, committed, and only then pushed as a snapshot to the
 room named by its path (see realtime/push.py for ordering).

@@ -1,5 +1,6 @@
 """Clinic documents in file storage: a local directory by default (FILES_DIR), with the
-stored-file metadata of spec section 3 in the `stored_files` table.
+stored-file metadata of docs/product.md ("Records and their fields") in the `stored_files`
+table.
 
 Layout on disk: <FILES_DIR>/<clinicId>/<docId>/<locale>/<name>. The path segments are
 checked against the same pattern as every other id, so no request can leave the directory.
@@ -81,7 +82,7 @@ async def save(
 
 
 def metadata(row: StoredFile) -> dict[str, Any]:
-    """The spec's stored file metadata, in Firebase Storage's field names."""
+    """The stored file metadata of docs/product.md, in Firebase Storage's field names."""
     return {
         "bucket": row.bucket,
         "generation": str(row.generation),

@@ -1,7 +1,7 @@
 """Scheduled work, run by every node in a loop (each job is idempotent and row-locked).
 
 - purge-intake: answers of an appointment that was not submitted are kept only until the
-  end of the day (clinic timezone) of their last change (spec section 4).
+  end of the day (clinic timezone) of their last change (docs/product.md, "The booking flow").
 - expire-holds: holds past their expiry stop being held; the appointment forgets its time
   and every calendar gets the slot back. A pending payment whose hold lapses returns to draft
   and its checkout session is expired through the API.

@@ -1,4 +1,5 @@
-"""Activity, inactivity expiry and who is online (spec section 2, PROTOCOL `activity`/`session`).
+"""Activity, inactivity expiry and who is online (docs/product.md, "Behaviours across
+screens"; docs/protocol.md, "Presence and inactivity": `activity`, `session`).
 
 - The client sends `activity` (throttled) while the person types, clicks or moves the mouse,
   with the step they are on. The session's `last_activity` is written at most every

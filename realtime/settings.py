@@ -62,8 +62,8 @@ class Settings(BaseSettings):
     holds_per_user: int = 60
     holds_per_ip: int = 600
     meeting_base_url: str = "https://meet.jit.si/"
-    # Inactivity (spec section 2): a session with no activity for this long is revoked;
-    # every tab is warned when less than the warning time is left.
+    # Inactivity (docs/product.md, "Behaviours across screens"): a session with no activity
+    # for this long is revoked; every tab is warned when less than the warning time is left.
     inactivity_seconds: int = INACTIVITY_LOGOUT_SECONDS
     inactivity_warning_seconds: int = INACTIVITY_WARNING_SECONDS
     session_check_seconds: float = 5.0

@@ -1,4 +1,4 @@
-"""Sign-in by e-mail link (PROTOCOL section 2).
+"""Sign-in by e-mail link (docs/protocol.md, "Sign-in by e-mail link").
 
 - A link's token is random, stored only as its SHA-256, used once, and expires after
   SIGN_IN_LINK_TTL_SECONDS (10 minutes).

@@ -1,4 +1,4 @@
-"""Demo data for an empty database (PROTOCOL section 6).
+"""Demo data for an empty database (docs/protocol.md, "Demo data").
 
 Scripts and outside tests rely on these ids: clinic `demo-clinic` (Asia/Tokyo), services
 `prenatal-b2c` (priced), `prenatal-b2b`, `pgt-post` and `cancer-b2b` (no payment), three

@@ -292,7 +292,7 @@ class Presence(SQLModel, table=True):
 
 
 class ContactMessage(SQLModel, table=True):
-    """A message sent through the contact form (spec section 3)."""
+    """A message sent through the contact form (docs/product.md, "Records and their fields")."""
 
     __tablename__ = "contact_messages"
 
@@ -306,7 +306,7 @@ class ContactMessage(SQLModel, table=True):
 
 
 class StoredFile(SQLModel, table=True):
-    """Metadata of a clinic document in file storage (spec section 3 stored file metadata)."""
+    """Metadata of a clinic document in file storage (docs/product.md, stored file metadata)."""
 
     __tablename__ = "stored_files"
 

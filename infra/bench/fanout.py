@@ -61,7 +61,8 @@ BENCH_EMAIL = "bench@example.com"
 SETTLE_SECONDS = 1.0
 CLIENT_TIMEOUT_SECONDS = 30.0
 ABORT_AFTER_TIMEOUTS = 3
-# Our server warns a session idle for 540 s and revokes it at 600 s (PROTOCOL `session`);
+# Our server warns a session idle for 540 s and revokes it at 600 s (docs/protocol.md,
+# "Presence and inactivity");
 # the bench sends no `activity` (it would broadcast to every socket of the session).
 IDLE_WARNING_SECONDS = 480.0
 

@@ -14,7 +14,8 @@ from storage.models import Appointment, Clinic, Counselor, Service, User
 
 
 def mail_locale(appointment: Appointment) -> str:
-    """The e-mail language the person chose on the calendar (PROTOCOL 4a `locale`)."""
+    """The e-mail language the person chose on the calendar (`locale` of docs/protocol.md,
+    "The appointment document")."""
     return appointment.locale if appointment.locale in LOCALES else DEFAULT_LOCALE
 
 

@@ -5,7 +5,8 @@ it falls in (and the neighbouring month when the claim is within one session and
 the month's edge: slots on either side of midnight overlap it), and the clinic's bookings
 feed.
 
-How, for speed (docs/benchmarks.md, "Booking"), keeping the order of PROTOCOL section 3:
+How, for speed (docs/benchmarks.md, "Booking"), keeping the order of docs/protocol.md,
+"Live documents":
 - the clinic's services come from a catalog kept 60 s (reference data, edited outside the
   server like the schedules);
 - every affected document is locked (in path order, so that two publishers cannot deadlock)

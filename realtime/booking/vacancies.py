@@ -274,7 +274,7 @@ async def calendar(
 
 
 def vacancies_answer(timezone: str, slots: list[dict[str, Any]]) -> dict[str, Any]:
-    """vacancies-read's answer and a month document's `data` (PROTOCOL section 4).
+    """vacancies-read's answer and a month document's `data` (docs/protocol.md, "Booking").
 
     `slots` goes out as a tuple: JSON writes it as an array, and python-socketio, which
     scans every payload for binary parts before sending it, does not walk into tuples (a

@@ -1,5 +1,5 @@
 """vacancies-read, appointment-hold, appointment-updateStatus, appointment-cancel,
-sendEmail-counselor (PROTOCOL section 4). Concurrency rules: realtime/booking/holds.py."""
+sendEmail-counselor (docs/protocol.md, "Booking"). Concurrency rules: realtime/booking/holds.py."""
 
 import asyncio
 import re

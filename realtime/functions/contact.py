@@ -1,4 +1,5 @@
-"""contact-send: the contact form (spec: /contact), stored and mailed to the clinic."""
+"""contact-send: the contact form (/contact in docs/product.md, "Screens and routes"), stored
+and mailed to the clinic."""
 
 from typing import Annotated, Any
 
