@@ -1,4 +1,5 @@
-"""The demo data of PROTOCOL section 6, as loaded by a real server into an empty database."""
+"""The demo data of docs/protocol.md ("Demo data"), as loaded by a real server into an empty
+database."""
 
 from datetime import UTC, datetime, timedelta
 

@@ -132,7 +132,8 @@ CASES: list[tuple[str, Any, bool, str]] = [
     # E-mail of the contact information.
     ("intake.contactInfo.email", "hanako@example.jp", True, ""),
     ("intake.contactInfo.email", "hanako@", False, "email"),
-    # Options: codes of the spec, never labels, never booleans or unknown codes.
+    # Options: codes of docs/product.md ("Enumerations"), never labels, never booleans or
+    # unknown codes.
     ("intake.currentPregnancy.conceptionMethod", 5, True, ""),
     ("intake.currentPregnancy.conceptionMethod", 7, False, "invalidOption"),
     ("intake.currentPregnancy.conceptionMethod", "IVF-ET", False, "invalidOption"),

@@ -1,5 +1,5 @@
 """Inactivity enforced by the server, one countdown for every tab, and the staff's presence
-view (spec section 2 "Behaviours across screens")."""
+view (docs/product.md, "Behaviours across screens")."""
 
 import asyncio
 from collections.abc import Iterator

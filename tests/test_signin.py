@@ -1,4 +1,5 @@
-"""Sign-in by e-mail link (PROTOCOL section 2), on SQLite and PostgreSQL + Redis."""
+"""Sign-in by e-mail link (docs/protocol.md, "Sign-in by e-mail link"), on SQLite and
+PostgreSQL + Redis."""
 
 import asyncio
 from pathlib import Path
