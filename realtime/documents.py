@@ -44,7 +44,7 @@ def row_snapshot(path: str, data: dict[str, Any], version: int) -> dict[str, Any
     return {"path": path, "exists": True, "data": data, "version": version}
 
 
-async def read(state: AppState, who: Identity | None, path: object) -> dict[str, Any]:
+async def read(state: AppState, who: Identity | None, path: str) -> dict[str, Any]:
     """The current snapshot of a document the caller may read."""
     found = match(path)
     async with state.db.read() as session:
@@ -54,14 +54,14 @@ async def read(state: AppState, who: Identity | None, path: object) -> dict[str,
 
 
 async def update(
-    state: AppState, who: Identity | None, path: object, data: object, base_version: object
+    state: AppState,
+    who: Identity | None,
+    path: str,
+    data: dict[str, Any],
+    base_version: int | None,
 ) -> int:
     """Apply an update and return the new version; the push follows the commit."""
     found = match(path)
-    if base_version is not None and (
-        isinstance(base_version, bool) or not isinstance(base_version, int)
-    ):
-        raise FunctionError("INVALID_ARGUMENT", "baseVersion must be an integer.")
     collection = COLLECTIONS[found.rule.pattern]
     if not isinstance(collection, Rows):
         # Derived documents: their rules let nobody write, so this refuses.
