@@ -9,7 +9,7 @@ from typing import Any
 
 from realtime.collections import COLLECTIONS, Loaded, Rows, document_data
 from realtime.errors import FunctionError
-from realtime.rules import authorize, match
+from realtime.rules import Match, authorize, match
 from realtime.state import AppState
 from realtime.writable import validate_changes
 from storage.models import Appointment, User
@@ -44,9 +44,19 @@ def row_snapshot(path: str, data: dict[str, Any], version: int) -> dict[str, Any
     return {"path": path, "exists": True, "data": data, "version": version}
 
 
-async def read(state: AppState, who: Identity | None, path: str) -> dict[str, Any]:
-    """The current snapshot of a document the caller may read."""
+async def may_read(state: AppState, who: Identity | None, path: str) -> Match:
+    """The rule match of a document the caller may read, authorised from its metadata alone
+    (no snapshot is built): a subscribe asks this before it joins the document's room."""
     found = match(path)
+    async with state.db.read() as session:
+        meta = await COLLECTIONS[found.rule.pattern].load_meta(session, found.params)
+    authorize(who, found, meta, "read")
+    return found
+
+
+async def read(state: AppState, who: Identity | None, found: Match) -> dict[str, Any]:
+    """The current snapshot of a document the caller may read, authorised (again) from the
+    metadata loaded with it, at no extra query."""
     async with state.db.read() as session:
         loaded = await COLLECTIONS[found.rule.pattern].load(session, found.params, for_update=False)
     authorize(who, found, loaded.meta if loaded else None, "read")

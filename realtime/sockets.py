@@ -148,13 +148,20 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
     @on("subscribe", events.Subscribe)
     async def subscribe(peer: Peer, event: events.Subscribe, sid: str) -> dict[str, Any]:
         documents_followed = followed(peer, sid)
-        if event.path not in documents_followed and len(documents_followed) >= MAX_SUBSCRIPTIONS:
+        joining = event.path not in documents_followed
+        if joining and len(documents_followed) >= MAX_SUBSCRIPTIONS:
             raise FunctionError("RESOURCE_EXHAUSTED", "Too many documents followed at once.")
-        # Join first, then read: a change committed in between is either in the snapshot
-        # or pushed after it (clients keep the highest version they have seen).
-        snapshot = await documents.read(state, peer.who, event.path)
-        await sio.enter_room(sid, snapshot["path"])
-        return {"snapshot": await documents.read(state, peer.who, event.path)}
+        # Authorise from the metadata, join, then read once: a change committed after the
+        # join is either in the snapshot or pushed after it (clients keep the highest
+        # version they have seen).
+        found = await documents.may_read(state, peer.who, event.path)
+        await sio.enter_room(sid, found.path)
+        try:
+            return {"snapshot": await documents.read(state, peer.who, found)}
+        except Exception:
+            if joining:
+                await sio.leave_room(sid, found.path)
+            raise
 
     @on("unsubscribe", events.Unsubscribe)
     async def unsubscribe(peer: Peer, event: events.Unsubscribe, sid: str) -> dict[str, Any]:
