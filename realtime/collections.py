@@ -42,6 +42,11 @@ class Collection(Protocol):
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None: ...
 
+    async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
+        """What the rules may know of the document (None: it does not exist), without
+        building its data: a subscribe is authorised by this before it joins the room."""
+        ...
+
 
 def user_data(user: Row) -> dict[str, Any]:
     return {
@@ -110,6 +115,7 @@ class Rows:
 
     model: type[User] | type[Appointment]
     param: str  # the path parameter holding the row's id
+    meta_columns: tuple[str, ...]  # the columns `meta` reads
 
     def __init__(self) -> None:
         # Built once: building a statement and its cache key on every write cost as much as
@@ -118,6 +124,7 @@ class Rows:
         this_row = table.c.id == bindparam(ROW_ID)
         self._read = select(table).where(this_row)
         self._read_for_update = self._read.with_for_update()
+        self._read_meta = select(*(table.c[name] for name in self.meta_columns)).where(this_row)
         self._write = update(table).where(this_row)
 
     def get_row(
@@ -133,6 +140,7 @@ class Rows:
         )
 
     def meta(self, row: Row) -> DocMeta:
+        """The rules' facts of a row (read whole, or only its `meta_columns`)."""
         raise NotImplementedError
 
     def data(self, row: Row) -> dict[str, Any]:
@@ -158,10 +166,18 @@ class Rows:
             return None
         return Loaded(self.meta(row), self.data(row), row["version"])
 
+    async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
+        connection = await session.connection()
+        row = await connection.run_sync(
+            lambda sync: CoreStatements(sync).row(self._read_meta, {ROW_ID: params[self.param]})
+        )
+        return None if row is None else self.meta(row)
+
 
 class Users(Rows):
     model = User
     param = "uid"
+    meta_columns = ("id",)
 
     def meta(self, row: Row) -> DocMeta:
         return DocMeta(owner_uid=row["id"], clinic_id=None)
@@ -192,6 +208,7 @@ def set_nested(document: dict[str, Any], path: list[str], value: Any) -> dict[st
 class Appointments(Rows):
     model = Appointment
     param = "id"
+    meta_columns = ("user_id", "clinic_id")
 
     def meta(self, row: Row) -> DocMeta:
         return DocMeta(owner_uid=row["user_id"], clinic_id=row["clinic_id"])
@@ -245,6 +262,10 @@ class Vacancies:
         )
         return Loaded(DocMeta(None, clinic.id), month_data(clinic, times, now), version)
 
+    async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
+        """From the path alone (no query): the rule of vacancies reads none of it."""
+        return DocMeta(None, params["clinicId"])
+
 
 class ClinicView:
     """A clinic's staff document computed by `data_of` (bookings feed, presence)."""
@@ -266,6 +287,10 @@ class ClinicView:
         version = await version_of(session, path=self.path_of(clinic_id))
         data = await self.data_of(session, clinic_id=clinic_id)
         return Loaded(DocMeta(None, clinic_id), data, version)
+
+    async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
+        """From the path alone (no query): the rule of a clinic's view reads the path's clinic."""
+        return DocMeta(None, params["clinicId"])
 
 
 # By the path pattern of realtime/rules.py.

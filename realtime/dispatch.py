@@ -66,6 +66,13 @@ def _validation_details(error: ValidationError) -> dict[str, Any]:
     return {"fields": fields, "codes": codes} if codes else {"fields": fields}
 
 
+def invalid_request(error: ValidationError) -> FunctionError:
+    """The refusal of an input its pydantic model rejected (callables and socket events)."""
+    return FunctionError(
+        "INVALID_ARGUMENT", "The request is not valid.", _validation_details(error)
+    )
+
+
 async def dispatch(context: CallContext, name: str, data: Any) -> Any:
     """Run a function; any failure leaves as a FunctionError fit for the wire."""
     function = REGISTRY.get(name)
@@ -76,9 +83,7 @@ async def dispatch(context: CallContext, name: str, data: Any) -> Any:
         try:
             argument = function.input.model_validate(data if data is not None else {})
         except ValidationError as exc:
-            raise FunctionError(
-                "INVALID_ARGUMENT", "The request is not valid.", _validation_details(exc)
-            ) from None
+            raise invalid_request(exc) from None
     try:
         return await function.handler(context, argument)
     except FunctionError:

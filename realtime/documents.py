@@ -9,7 +9,7 @@ from typing import Any
 
 from realtime.collections import COLLECTIONS, Loaded, Rows, document_data
 from realtime.errors import FunctionError
-from realtime.rules import authorize, match
+from realtime.rules import Match, authorize, match
 from realtime.state import AppState
 from realtime.writable import validate_changes
 from storage.models import Appointment, User
@@ -44,9 +44,19 @@ def row_snapshot(path: str, data: dict[str, Any], version: int) -> dict[str, Any
     return {"path": path, "exists": True, "data": data, "version": version}
 
 
-async def read(state: AppState, who: Identity | None, path: object) -> dict[str, Any]:
-    """The current snapshot of a document the caller may read."""
+async def may_read(state: AppState, who: Identity | None, path: str) -> Match:
+    """The rule match of a document the caller may read, authorised from its metadata alone
+    (no snapshot is built): a subscribe asks this before it joins the document's room."""
     found = match(path)
+    async with state.db.read() as session:
+        meta = await COLLECTIONS[found.rule.pattern].load_meta(session, found.params)
+    authorize(who, found, meta, "read")
+    return found
+
+
+async def read(state: AppState, who: Identity | None, found: Match) -> dict[str, Any]:
+    """The current snapshot of a document the caller may read, authorised (again) from the
+    metadata loaded with it, at no extra query."""
     async with state.db.read() as session:
         loaded = await COLLECTIONS[found.rule.pattern].load(session, found.params, for_update=False)
     authorize(who, found, loaded.meta if loaded else None, "read")
@@ -54,14 +64,14 @@ async def read(state: AppState, who: Identity | None, path: object) -> dict[str,
 
 
 async def update(
-    state: AppState, who: Identity | None, path: object, data: object, base_version: object
+    state: AppState,
+    who: Identity | None,
+    path: str,
+    data: dict[str, Any],
+    base_version: int | None,
 ) -> int:
     """Apply an update and return the new version; the push follows the commit."""
     found = match(path)
-    if base_version is not None and (
-        isinstance(base_version, bool) or not isinstance(base_version, int)
-    ):
-        raise FunctionError("INVALID_ARGUMENT", "baseVersion must be an integer.")
     collection = COLLECTIONS[found.rule.pattern]
     if not isinstance(collection, Rows):
         # Derived documents: their rules let nobody write, so this refuses.

@@ -1,22 +1,24 @@
 """The Socket.IO endpoint: connect-time authentication and thin event adapters.
 
-Each handler validates the shape of its payload and calls domain code (dispatch,
-documents); the ack carries the result or the error in the callable wire format. Every
-client event passes the gate of realtime/socket_gate.py first (budget, names, shape).
+The one event adapter validates each payload with its model (realtime/events.py), so each
+handler gets a typed object and calls domain code (dispatch, documents); the ack carries the
+result or the error in the callable wire format. Every client event passes the gate of
+realtime/socket_gate.py first (budget, names, shape).
 """
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import socketio
 
-from realtime import documents
+from realtime import documents, events
 from realtime.auth import resolve, socket_token
 from realtime.budget import EventBudget
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError, unexpected_error
+from realtime.functions.inputs import Input
 from realtime.peers import TOO_MANY_SOCKETS, Peer
 from realtime.presence import Activity, record_activity, socket_connected, socket_disconnected
 from realtime.push import LocalManager, OrderedRedisManager
@@ -53,13 +55,9 @@ def create_socket_server(settings: Settings) -> socketio.AsyncServer:
     )
 
 
-Event = Callable[[Peer, dict[str, Any], str], Awaitable[dict[str, Any]]]
-
-
-def _payload(data: object) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise FunctionError("INVALID_ARGUMENT", "The payload must be a JSON object.")
-    return data
+E = TypeVar("E", bound=Input)
+# A handler gets the socket's Peer, its payload as validated by the event's model, and its sid.
+Handler = Callable[[Peer, E, str], Awaitable[dict[str, Any]]]
 
 
 def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
@@ -72,16 +70,17 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
             return None
         return peer if isinstance(peer, Peer) else None
 
-    def on(name: str) -> Callable[[Event], Event]:
-        """Register an acked event with error mapping to the wire format."""
+    def on(name: str, model: type[E]) -> Callable[[Handler[E]], Handler[E]]:
+        """Register an acked event: its payload validated by `model`, errors mapped to the
+        wire format."""
 
-        def register(handler: Event) -> Event:
+        def register(handler: Handler[E]) -> Handler[E]:
             async def adapter(sid: str, data: object = None) -> dict[str, Any]:
                 peer = await peer_of(sid)
                 if peer is None:
                     return FunctionError("UNAUTHENTICATED", "Sign in to continue.").to_wire()
                 try:
-                    return await handler(peer, _payload(data), sid)
+                    return await handler(peer, events.parse(model, data), sid)
                 except FunctionError as exc:
                     return exc.to_wire()
                 except Exception as exc:
@@ -137,46 +136,47 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
     sio.on("connect", connect)
     sio.on("disconnect", disconnect)
 
-    @on("call")
-    async def call(peer: Peer, payload: dict[str, Any], sid: str) -> dict[str, Any]:
-        name = payload.get("name")
-        if not isinstance(name, str) or "data" not in payload:
-            raise FunctionError("INVALID_ARGUMENT", "A call needs a name and data.")
+    @on("call", events.Call)
+    async def call(peer: Peer, event: events.Call, sid: str) -> dict[str, Any]:
         context = CallContext(state, peer.who, client_ip=peer.address)
-        result = await dispatch(context, name, payload["data"])
-        return {"data": result}
+        return {"data": await dispatch(context, event.name, event.data)}
 
     def followed(peer: Peer, sid: str) -> list[str]:
         """The documents a socket follows: its rooms but its own (sid, session, address)."""
         return [room for room in sio.rooms(sid) if room != sid and room not in peer.rooms]
 
-    @on("subscribe")
-    async def subscribe(peer: Peer, payload: dict[str, Any], sid: str) -> dict[str, Any]:
-        path = payload.get("path")
+    @on("subscribe", events.Subscribe)
+    async def subscribe(peer: Peer, event: events.Subscribe, sid: str) -> dict[str, Any]:
         documents_followed = followed(peer, sid)
-        if path not in documents_followed and len(documents_followed) >= MAX_SUBSCRIPTIONS:
+        joining = event.path not in documents_followed
+        if joining and len(documents_followed) >= MAX_SUBSCRIPTIONS:
             raise FunctionError("RESOURCE_EXHAUSTED", "Too many documents followed at once.")
-        # Join first, then read: a change committed in between is either in the snapshot
-        # or pushed after it (clients keep the highest version they have seen).
-        snapshot = await documents.read(state, peer.who, path)
-        await sio.enter_room(sid, snapshot["path"])
-        return {"snapshot": await documents.read(state, peer.who, path)}
+        # Authorise from the metadata, join, then read once: a change committed after the
+        # join is either in the snapshot or pushed after it (clients keep the highest
+        # version they have seen).
+        found = await documents.may_read(state, peer.who, event.path)
+        await sio.enter_room(sid, found.path)
+        try:
+            return {"snapshot": await documents.read(state, peer.who, found)}
+        except Exception:
+            if joining:
+                await sio.leave_room(sid, found.path)
+            raise
 
-    @on("unsubscribe")
-    async def unsubscribe(peer: Peer, payload: dict[str, Any], sid: str) -> dict[str, Any]:
-        path = payload.get("path")
-        if isinstance(path, str) and path in followed(peer, sid):
-            await sio.leave_room(sid, path)
+    @on("unsubscribe", events.Unsubscribe)
+    async def unsubscribe(peer: Peer, event: events.Unsubscribe, sid: str) -> dict[str, Any]:
+        if event.path in followed(peer, sid):
+            await sio.leave_room(sid, event.path)
         return {"ok": True}
 
-    @on("activity")
-    async def on_activity(peer: Peer, payload: dict[str, Any], sid: str) -> dict[str, Any]:
-        await record_activity(state, activity, peer.who, sid, payload.get("step"))
+    @on("activity", events.Activity)
+    async def on_activity(peer: Peer, event: events.Activity, sid: str) -> dict[str, Any]:
+        await record_activity(state, activity, peer.who, sid, event.step)
         return {"ok": True}
 
-    @on("update")
-    async def update(peer: Peer, payload: dict[str, Any], sid: str) -> dict[str, Any]:
+    @on("update", events.Update)
+    async def update(peer: Peer, event: events.Update, sid: str) -> dict[str, Any]:
         version = await documents.update(
-            state, peer.who, payload.get("path"), payload.get("data"), payload.get("baseVersion")
+            state, peer.who, event.path, event.data, event.base_version
         )
         return {"version": version}
