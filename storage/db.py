@@ -71,6 +71,7 @@ class Database:
     reader: async_sessionmaker[AsyncSession]
     writer: async_sessionmaker[AsyncSession]
     writer_bind: AsyncEngine  # the engine with the writers' options (BEGIN IMMEDIATE)
+    autocommit_bind: AsyncEngine  # the same pool with AUTOCOMMIT connections (PostgreSQL)
     sqlite_writer: SqliteWriter | None = None
 
     @property
@@ -108,11 +109,13 @@ class Database:
 def open_database(url: str) -> Database:
     engine = create_engine(url)
     writer_bind = engine.execution_options(sqlite_begin="IMMEDIATE")
+    autocommit_bind = engine.execution_options(isolation_level="AUTOCOMMIT")
     path = sqlite_file(url)
     return Database(
         engine=engine,
         reader=async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False),
         writer=async_sessionmaker(writer_bind, class_=AsyncSession, expire_on_commit=False),
         writer_bind=writer_bind,
+        autocommit_bind=autocommit_bind,
         sqlite_writer=SqliteWriter(path) if path is not None else None,
     )

@@ -15,30 +15,20 @@ and its round trips are thread hops, not network.
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from storage.db import Database
-
-_ENGINES: dict[int, tuple[Database, AsyncEngine]] = {}
-
-
-def _autocommit_engine(db: Database) -> AsyncEngine:
-    """The database's engine (same pool) with AUTOCOMMIT connections."""
-    found = _ENGINES.get(id(db))
-    if found is None or found[0] is not db:
-        found = _ENGINES[id(db)] = (db, db.engine.execution_options(isolation_level="AUTOCOMMIT"))
-    return found[1]
 
 
 @asynccontextmanager
 async def autocommit(db: Database) -> AsyncIterator[AsyncSession]:
     """A session whose every statement commits on its own on PostgreSQL (reads, or a write
     of one atomic statement); a plain read session on SQLite. Like any session, it takes a
-    connection only for its first statement: one that runs none costs nothing."""
+    connection only for its first statement: one that runs none costs nothing. (The
+    AUTOCOMMIT engine shares the database's pool: `Database.autocommit_bind`, built with it.)"""
     if db.sqlite:
         async with db.read() as session:
             yield session
         return
-    async with AsyncSession(_autocommit_engine(db), expire_on_commit=False) as session:
+    async with AsyncSession(db.autocommit_bind, expire_on_commit=False) as session:
         yield session
