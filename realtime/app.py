@@ -13,6 +13,8 @@ from starlette.applications import Starlette
 
 import realtime.functions  # noqa: F401  (registers every callable)
 from realtime.bodies import LimitBodies
+from realtime.booking.caches import BookingCaches
+from realtime.collections import collections
 from realtime.files import store_demo_documents
 from realtime.http import EXCEPTION_HANDLERS, routes
 from realtime.jobs import run_forever
@@ -41,6 +43,7 @@ def create_app(settings: Settings | None = None) -> Any:
     db = open_database(settings.database_url)
     redis = aioredis.from_url(settings.redis_url) if settings.redis_url else None
     smtp = SmtpDelivery(settings.smtp_url, settings.mail_from) if settings.smtp_url else None
+    caches = BookingCaches.of(db)
     state = AppState(
         settings=settings,
         db=db,
@@ -49,6 +52,8 @@ def create_app(settings: Settings | None = None) -> Any:
         mailer=Mailer(db, smtp),
         limiter=create_limiter(redis, settings.redis_namespace),
         payments=PaymentProvider(stripe_client(settings)),
+        caches=caches,
+        collections=collections(caches.months),
     )
     bind_events(sio, state)
 

@@ -16,6 +16,7 @@ from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from realtime.booking.feed import feed_data, feed_path
+from realtime.booking.slot_cache import SlotCache
 from realtime.booking.vacancies import month_data, month_days, month_times, vacancies_path
 from realtime.intake.validate import IntakeContext
 from realtime.presence_view import presence_data, presence_path
@@ -241,6 +242,9 @@ class Vacancies:
     """`vacancies/{clinicId}/{serviceId}/{YYYY-MM}`: free slots of one month, from the month
     cache at the document's current version (realtime/booking/slot_cache.py)."""
 
+    def __init__(self, months: SlotCache) -> None:
+        self.months = months  # the application's month cache
+
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
@@ -258,7 +262,13 @@ class Vacancies:
         clinic, service, version = found
         now = utcnow()
         times = await month_times(
-            session, clinic=clinic, service=service, month=month, version=version, now=now
+            session,
+            cache=self.months,
+            clinic=clinic,
+            service=service,
+            month=month,
+            version=version,
+            now=now,
         )
         return Loaded(DocMeta(None, clinic.id), month_data(clinic, times, now), version)
 
@@ -293,11 +303,14 @@ class ClinicView:
         return DocMeta(None, params["clinicId"])
 
 
-# By the path pattern of realtime/rules.py.
-COLLECTIONS: dict[str, Collection] = {
-    "users/{uid}": Users(),
-    "appointments/{id}": Appointments(),
-    "vacancies/{clinicId}/{serviceId}/{month}": Vacancies(),
-    "clinics/{clinicId}/bookings": ClinicView(feed_path, feed_data),
-    "clinics/{clinicId}/presence": ClinicView(presence_path, presence_data),
-}
+def collections(months: SlotCache) -> dict[str, Collection]:
+    """The collections by the path pattern of realtime/rules.py, one table per application
+    (built by create_app, held on AppState: `state.collections`): the month documents are
+    read through the application's month cache."""
+    return {
+        "users/{uid}": Users(),
+        "appointments/{id}": Appointments(),
+        "vacancies/{clinicId}/{serviceId}/{month}": Vacancies(months),
+        "clinics/{clinicId}/bookings": ClinicView(feed_path, feed_data),
+        "clinics/{clinicId}/presence": ClinicView(presence_path, presence_data),
+    }

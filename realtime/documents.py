@@ -7,7 +7,7 @@ room named by its path (see realtime/push.py for ordering).
 from datetime import datetime
 from typing import Any
 
-from realtime.collections import COLLECTIONS, Loaded, Rows, document_data
+from realtime.collections import Loaded, Rows, document_data
 from realtime.errors import FunctionError
 from realtime.rules import Match, authorize, match
 from realtime.state import AppState
@@ -49,7 +49,7 @@ async def may_read(state: AppState, who: Identity | None, path: str) -> Match:
     (no snapshot is built): a subscribe asks this before it joins the document's room."""
     found = match(path)
     async with state.db.read() as session:
-        meta = await COLLECTIONS[found.rule.pattern].load_meta(session, found.params)
+        meta = await state.collections[found.rule.pattern].load_meta(session, found.params)
     authorize(who, found, meta, "read")
     return found
 
@@ -58,7 +58,9 @@ async def read(state: AppState, who: Identity | None, found: Match) -> dict[str,
     """The current snapshot of a document the caller may read, authorised (again) from the
     metadata loaded with it, at no extra query."""
     async with state.db.read() as session:
-        loaded = await COLLECTIONS[found.rule.pattern].load(session, found.params, for_update=False)
+        loaded = await state.collections[found.rule.pattern].load(
+            session, found.params, for_update=False
+        )
     authorize(who, found, loaded.meta if loaded else None, "read")
     return snapshot(found.path, loaded)
 
@@ -72,7 +74,7 @@ async def update(
 ) -> int:
     """Apply an update and return the new version; the push follows the commit."""
     found = match(path)
-    collection = COLLECTIONS[found.rule.pattern]
+    collection = state.collections[found.rule.pattern]
     if not isinstance(collection, Rows):
         # Derived documents: their rules let nobody write, so this refuses.
         authorize(who, found, None, "write")
@@ -119,7 +121,7 @@ async def publish_derived(state: AppState, path: str) -> None:
         async with state.db.write() as session:
             version = await bump_version(session, path=path)
         async with state.db.read() as session:
-            loaded = await COLLECTIONS[found.rule.pattern].load(
+            loaded = await state.collections[found.rule.pattern].load(
                 session, found.params, for_update=False
             )
         pushed = snapshot(path, loaded)

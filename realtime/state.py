@@ -1,9 +1,14 @@
-"""What every handler needs: settings, database, publisher. One per app."""
+"""What every handler needs: settings, database, publisher, caches. One per app.
+
+Everything a process keeps between calls lives here, built by create_app (realtime/app.py):
+no module keeps a cache of its own (docs/architecture.md, "The layers")."""
 
 from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
+from realtime.booking.caches import BookingCaches
+from realtime.collections import Collection
 from realtime.mail.outbox import Mailer
 from realtime.payments.provider import PaymentProvider
 from realtime.push import Publisher
@@ -21,3 +26,5 @@ class AppState:
     mailer: Mailer
     limiter: Limiter
     payments: PaymentProvider
+    caches: BookingCaches  # of the booking hot paths, for this application's database
+    collections: dict[str, Collection]  # live documents by path pattern (realtime/rules.py)

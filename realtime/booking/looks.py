@@ -48,7 +48,8 @@ class _Wanted:
 
 
 class FirstLooks:
-    """One per database and process (`looks_for`)."""
+    """One per application and its database (built by create_app, held on AppState:
+    `state.caches.looks`)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -135,14 +136,3 @@ class FirstLooks:
                     if look is None
                     else Look(look[0], look[1], look[2], {m: look[3][m] for m in wanted.months})
                 )
-
-
-_LOOKS: dict[int, FirstLooks] = {}
-
-
-def looks_for(db: Database) -> FirstLooks:
-    """The first looks of one database object (one per application)."""
-    found = _LOOKS.get(id(db))
-    if found is None or found.db is not db:
-        found = _LOOKS[id(db)] = FirstLooks(db)
-    return found

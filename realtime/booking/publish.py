@@ -30,11 +30,9 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from realtime.booking.catalog import clinic_catalog
 from realtime.booking.feed import feed_data, feed_path
 from realtime.booking.schedule import Busy
 from realtime.booking.sessions import autocommit
-from realtime.booking.slot_cache import cache_for
 from realtime.booking.vacancies import month_data, month_of, month_times, vacancies_path
 from realtime.push import NAMESPACE, LocalManager
 from realtime.state import AppState
@@ -67,7 +65,7 @@ def committed(state: AppState, clinic_id: str, change: ClaimChange | None) -> No
     """Right after the commit of a change of claims, before its versions are raised: this
     process's cached months of the clinic take it (slot_cache.py `committed`)."""
     if change is not None:
-        cache_for(str(state.db.engine.url)).committed(
+        state.caches.months.committed(
             clinic_id,
             now=utcnow(),
             added=change.added,
@@ -99,7 +97,7 @@ async def version_in(
     three-round-trip pre-ping before its first statement). The version rows stay locked
     until the commit: concurrent holds of one clinic and month queue there for a few
     milliseconds, as their publishing would on the documents' locks anyway."""
-    found = await clinic_catalog(state.db, session, clinic_id)
+    found = await state.caches.catalogs.get(session, clinic_id)
     if found is None:
         return None
     documents = _documents(*found, moments, service_id)
@@ -141,14 +139,14 @@ async def publish_claim_change(
     whose documents are pushed first; `change`: what changed, when known."""
     if state.db.sqlite:  # a read, then the write transaction of the versions
         async with state.db.read() as session:
-            found = await clinic_catalog(state.db, session, clinic_id)
+            found = await state.caches.catalogs.get(session, clinic_id)
         if found is not None:
             documents = _documents(*found, moments, service_id)
             await _publish(state, found[0], documents, change, None)
         return
     # PostgreSQL: one connection (no transaction) for the catalog, the versions and the pushes.
     async with autocommit(state.db) as session:
-        found = await clinic_catalog(state.db, session, clinic_id)
+        found = await state.caches.catalogs.get(session, clinic_id)
         if found is not None:
             documents = _documents(*found, moments, service_id)
             await _publish(state, found[0], documents, change, session)
@@ -241,7 +239,7 @@ def _advance(
 ) -> None:
     """Move this process's cached months to their new versions (followed or not: the next
     hold's first look reads them too)."""
-    cache = cache_for(str(state.db.engine.url))
+    cache = state.caches.months
     now = utcnow()
     for path, service, month in documents:
         if service is not None:
@@ -271,29 +269,41 @@ async def _push_all(
     A version older than one already pushed is not pushed (that snapshot contained its
     change): versions raised inside the changes' transactions are numbered in commit order,
     but their publishers may reach the lock in another order."""
+    pushed = _PUSHED
     for path, service, month in documents:
         version = versions[path]
-        if _followed(state, path) and version > _PUSHED.get(path, 0):
+        if _followed(state, path) and version > pushed.get(path, 0):
             async with autocommit(state.db) as session:
-                data = await _data(session, clinic, service, month, version)
+                data = await _data(state, session, clinic, service, month, version)
             await state.publisher.push(
                 {"path": path, "exists": True, "data": data, "version": version}
             )
-            if len(_PUSHED) >= MAX_PUSHED:
-                _PUSHED.clear()
-            _PUSHED[path] = version
+            if len(pushed) >= MAX_PUSHED:
+                pushed.clear()
+            pushed[path] = version
         await locks.pop(path).aclose()
 
 
 async def _data(
-    session: AsyncSession, clinic: Clinic, service: Service | None, month: str, version: int
+    state: AppState,
+    session: AsyncSession,
+    clinic: Clinic,
+    service: Service | None,
+    month: str,
+    version: int,
 ) -> dict[str, Any]:
     """A document's data at `version`."""
     if service is None:
         return await feed_data(session, clinic_id=clinic.id)
     now = utcnow()
     times = await month_times(
-        session, clinic=clinic, service=service, month=month, version=version, now=now
+        session,
+        cache=state.caches.months,
+        clinic=clinic,
+        service=service,
+        month=month,
+        version=version,
+        now=now,
     )
     return month_data(clinic, times, now)
 
@@ -304,11 +314,11 @@ async def publish_feed(state: AppState, *, clinic_id: str) -> None:
     documents: list[Document] = [(feed_path(clinic_id), None, "")]
     if state.db.sqlite:  # a read, then the write transaction of the version
         async with state.db.read() as session:
-            found = await clinic_catalog(state.db, session, clinic_id)
+            found = await state.caches.catalogs.get(session, clinic_id)
         if found is not None:
             await _publish(state, found[0], documents, None, None)
         return
     async with autocommit(state.db) as session:
-        found = await clinic_catalog(state.db, session, clinic_id)
+        found = await state.caches.catalogs.get(session, clinic_id)
         if found is not None:
             await _publish(state, found[0], documents, None, session)

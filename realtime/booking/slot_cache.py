@@ -1,4 +1,4 @@
-"""Free times of a month, computed once per version of the month's document, per process.
+"""Free times of a month, computed once per version of the month's document, per application.
 
 Readers of one month of one service: every subscriber of `vacancies/...` (a subscribe reads
 twice), `vacancies-read`, a hold's check of the chosen time and the alternatives of a
@@ -57,6 +57,9 @@ class Entry:
 
 
 class SlotCache:
+    """The months of one application and its database (built by create_app, held on
+    AppState: `state.caches.months`)."""
+
     def __init__(self, capacity: int = CAPACITY, max_age: float = MAX_AGE_SECONDS) -> None:
         self.capacity = capacity
         self.max_age = max_age
@@ -170,14 +173,3 @@ class SlotCache:
 
     def __len__(self) -> int:
         return len(self._entries)
-
-
-_CACHES: dict[str, SlotCache] = {}
-
-
-def cache_for(database: str) -> SlotCache:
-    """The cache of one database (by URL): one per process and database."""
-    found = _CACHES.get(database)
-    if found is None:
-        found = _CACHES[database] = SlotCache()
-    return found

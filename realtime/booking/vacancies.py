@@ -23,7 +23,7 @@ from realtime.booking.schedule import (
     WeeklyHours,
     local_time,
 )
-from realtime.booking.slot_cache import Computed, cache_for
+from realtime.booking.slot_cache import Computed, SlotCache
 from realtime.days import in_range
 from storage.models import Clinic, Service
 from storage.repo_booking import (
@@ -80,10 +80,6 @@ def day_start_utc(day: date, timezone: str) -> datetime:
     moment = local_time(day, time(0), ZoneInfo(timezone))
     assert moment is not None  # midnight exists in every zone the clinics use
     return moment.astimezone(UTC)
-
-
-def database_of(session: AsyncSession) -> str:
-    return str(session.get_bind().engine.url)
 
 
 async def load_free_times(
@@ -213,16 +209,18 @@ class Calendar:
 async def month_times(
     session: AsyncSession,
     *,
+    cache: SlotCache,
     clinic: Clinic,
     service: Service,
     month: str,
     version: int,
     now: datetime,
 ) -> FreeTimes:
-    """The free times of one month at `version` (read by the caller before) or later."""
+    """The free times of one month at `version` (read by the caller before) or later, from
+    `cache` (the application's: `state.caches.months`)."""
     days = month_days(month)
     assert days is not None
-    return await cache_for(database_of(session)).get(
+    return await cache.get(
         (clinic.id, service.id, month),
         version=version,
         now=now,
@@ -241,6 +239,7 @@ async def month_times(
 async def calendar(
     session: AsyncSession,
     *,
+    cache: SlotCache,
     clinic: Clinic,
     service: Service,
     first_day: date,
@@ -261,6 +260,7 @@ async def calendar(
             [
                 await month_times(
                     session,
+                    cache=cache,
                     clinic=clinic,
                     service=service,
                     month=month,

@@ -11,10 +11,8 @@ from zoneinfo import ZoneInfo
 from pydantic import ConfigDict, Field, StringConstraints
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from realtime.booking.catalog import clinic_catalog
 from realtime.booking.confirm import confirm_booking
 from realtime.booking.holds import HoldBudget, HoldLimit, SlotTaken, attempt_of, place_hold
-from realtime.booking.looks import looks_for
 from realtime.booking.notify import booking_mails
 from realtime.booking.publish import (
     ClaimChange,
@@ -128,7 +126,7 @@ async def vacancies_read(context: CallContext, request: VacanciesRead) -> dict[s
         )
     state = context.state
     async with autocommit(state.db) as session:  # reads that need no snapshot
-        found = await clinic_catalog(state.db, session, request.clinicId)
+        found = await state.caches.catalogs.get(session, request.clinicId)
         if found is None:
             raise FunctionError("NOT_FOUND", "No such clinic.")
         clinic, services = found
@@ -142,7 +140,13 @@ async def vacancies_read(context: CallContext, request: VacanciesRead) -> dict[s
             mine = own if own and own.service_id == service.id else None
         now = utcnow()
         months = await calendar(
-            session, clinic=clinic, service=service, first_day=first, last_day=last, now=now
+            session,
+            cache=state.caches.months,
+            clinic=clinic,
+            service=service,
+            first_day=first,
+            last_day=last,
+            now=now,
         )
     slots = months.wire(now=now, first_day=first, last_day=last, window=_window(service, mine))
     return vacancies_answer(clinic.timezone, slots)
@@ -272,7 +276,7 @@ async def _choice(state: AppState, who: Identity, request: AppointmentHold) -> C
         start.date() - ALTERNATIVE_DAYS - timedelta(days=2),
         start.date() + ALTERNATIVE_DAYS + timedelta(days=2),
     )
-    look = await looks_for(state.db).get(request.appointmentId, months)
+    look = await state.caches.looks.get(request.appointmentId, months)
     if look is None or look.row.user_id != who.uid:
         raise FunctionError("PERMISSION_DENIED", "You do not have access to this document.")
     row, clinic, service = look.row, look.clinic, look.service
@@ -285,6 +289,7 @@ async def _choice(state: AppState, who: Identity, request: AppointmentHold) -> C
     async with autocommit(state.db) as session:
         near = await calendar(
             session,
+            cache=state.caches.months,
             clinic=clinic,
             service=service,
             first_day=day - ALTERNATIVE_DAYS,
