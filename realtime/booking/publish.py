@@ -253,8 +253,7 @@ def _advance(
             )
 
 
-_PUSHED: dict[str, int] = {}  # path -> the newest version this process pushed
-MAX_PUSHED = 10_000
+MAX_PUSHED = 10_000  # documents in `state.caches.pushed` (all dropped when full)
 
 
 async def _push_all(
@@ -269,7 +268,7 @@ async def _push_all(
     A version older than one already pushed is not pushed (that snapshot contained its
     change): versions raised inside the changes' transactions are numbered in commit order,
     but their publishers may reach the lock in another order."""
-    pushed = _PUSHED
+    pushed = state.caches.pushed  # path -> the newest version this process pushed
     for path, service, month in documents:
         version = versions[path]
         if _followed(state, path) and version > pushed.get(path, 0):
