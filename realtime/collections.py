@@ -15,10 +15,11 @@ from sqlalchemy import Table, bindparam, select, update
 from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from realtime.booking.feed import feed_data, feed_path
-from realtime.booking.vacancies import month_data, month_days, month_times, vacancies_path
+from realtime.booking.feed import feed_data
+from realtime.booking.vacancies import month_data, month_days, month_times
 from realtime.intake.validate import IntakeContext
-from realtime.presence_view import presence_data, presence_path
+from realtime.paths import feed_path, presence_path, vacancies_path
+from realtime.presence_view import presence_data
 from realtime.rules import DocMeta
 from realtime.writable import INTAKE_PREFIX, PATIENT_ROLE, WRITABLE, WriteContext
 from storage.models import Appointment, Service, User

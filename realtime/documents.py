@@ -9,12 +9,12 @@ from typing import Any
 
 from realtime.collections import COLLECTIONS, Loaded, Rows, document_data
 from realtime.errors import FunctionError
+from realtime.identity import Identity
 from realtime.rules import Match, authorize, match
 from realtime.state import AppState
 from realtime.writable import validate_changes
 from storage.models import Appointment, User
 from storage.repo_booking import bump_version
-from storage.repo_users import Identity
 from storage.statements import Row, Statements
 from storage.types import utcnow
 

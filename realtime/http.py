@@ -19,12 +19,13 @@ from realtime.cross_site import refuse_cross_site
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import DEPENDENCY_ERRORS, FunctionError, unexpected_error
 from realtime.files import file_on_disk, full_path, metadata
+from realtime.identity import Identity
 from realtime.jobs import JOBS
 from realtime.payments.webhook import stripe_webhook
 from realtime.signin import SignedIn, confirm, normalize_email
 from realtime.state import AppState
 from storage.models import OutboxMail, StoredFile
-from storage.repo_users import Identity, create_session, get_or_create_user, revoke_session
+from storage.repo_users import create_session, get_or_create_user, revoke_session
 from storage.types import iso, utcnow
 
 log = logging.getLogger(__name__)

@@ -24,6 +24,7 @@ from sqlmodel import col, select
 from realtime.booking.publish import publish_claim_change
 from realtime.booking.status import transition
 from realtime.documents import mark_changed, push_row
+from realtime.paths import appointment_path
 from realtime.payments.apply import Kind, apply_checkout, refund
 from realtime.presence import check_sessions, forget_stale_presence
 from realtime.state import AppState
@@ -56,7 +57,7 @@ async def purge_intake(state: AppState, now: datetime) -> int:
         ).all()
     purged = 0
     for appointment_id in candidates:
-        path = f"appointments/{appointment_id}"
+        path = appointment_path(appointment_id)
         async with state.publisher.ordered(path):
             async with state.db.write() as session:
                 row = await session.get(Appointment, appointment_id, with_for_update=True)
@@ -93,7 +94,7 @@ async def expire_holds(state: AppState, now: datetime) -> int:
         ).all()
     released = 0
     for appointment_id in expired:
-        path = f"appointments/{appointment_id}"
+        path = appointment_path(appointment_id)
         async with state.publisher.ordered(path):
             async with state.db.write() as session:
                 row = await session.get(Appointment, appointment_id, with_for_update=True)

@@ -28,12 +28,12 @@ from sqlmodel import col
 
 from realtime.coalesce import Coalesced
 from realtime.documents import publish_derived
-from realtime.presence_view import presence_path
+from realtime.identity import Identity
+from realtime.paths import presence_path
 from realtime.state import AppState
 from realtime.text import clean
 from storage.models import Appointment, Presence, User
 from storage.repo_users import (
-    Identity,
     revoke_idle_sessions,
     sessions_idle_between,
     touch_session,

@@ -13,10 +13,6 @@ from storage.types import iso, utcnow
 STALE_AFTER = timedelta(minutes=15)
 
 
-def presence_path(clinic_id: str) -> str:
-    return f"clinics/{clinic_id}/presence"
-
-
 async def presence_data(session: AsyncSession, *, clinic_id: str) -> dict[str, Any]:
     rows = await session.exec(
         select(Presence)

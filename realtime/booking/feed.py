@@ -15,10 +15,6 @@ from storage.types import iso
 FEED_SIZE = 200
 
 
-def feed_path(clinic_id: str) -> str:
-    return f"clinics/{clinic_id}/bookings"
-
-
 async def feed_data(session: AsyncSession, *, clinic_id: str) -> dict[str, Any]:
     rows = await session.exec(
         select(Appointment)

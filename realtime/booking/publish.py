@@ -31,11 +31,12 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from realtime.booking.catalog import clinic_catalog
-from realtime.booking.feed import feed_data, feed_path
+from realtime.booking.feed import feed_data
 from realtime.booking.schedule import Busy
 from realtime.booking.sessions import autocommit
 from realtime.booking.slot_cache import cache_for
-from realtime.booking.vacancies import month_data, month_of, month_times, vacancies_path
+from realtime.booking.vacancies import month_data, month_of, month_times
+from realtime.paths import feed_path, vacancies_path
 from realtime.push import NAMESPACE, LocalManager
 from realtime.state import AppState
 from storage.models import Clinic, Service, SlotClaim

@@ -9,6 +9,7 @@ from realtime.documents import mark_changed, push_row
 from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
+from realtime.paths import appointment_path, user_path
 from realtime.rules import require_identity
 from realtime.state import AppState
 from realtime.text import OneLine
@@ -28,8 +29,8 @@ async def appointment_create(context: CallContext, request: AppointmentCreate) -
     """Idempotent: the user row is locked, so two racing calls find one appointment."""
     who = require_identity(context.identity)
     state = context.state
-    user_path = f"users/{who.uid}"
-    async with state.publisher.ordered(user_path):
+    path_of_user = user_path(who.uid)
+    async with state.publisher.ordered(path_of_user):
         async with state.db.write() as session:
             user = await session.get(User, who.uid, with_for_update=True)
             if user is None:
@@ -40,7 +41,7 @@ async def appointment_create(context: CallContext, request: AppointmentCreate) -
             appointment = await _new_appointment(session, state, user, request)
             user.appointment_id = appointment.id
             mark_changed(user, utcnow())
-        await push_row(state, user_path, user)
+        await push_row(state, path_of_user, user)
     return {"appointmentId": appointment.id}
 
 
@@ -84,7 +85,7 @@ async def appointment_consent(context: CallContext, request: AppointmentConsent)
     """
     who = require_identity(context.identity)
     state = context.state
-    path = f"appointments/{request.appointmentId}"
+    path = appointment_path(request.appointmentId)
     async with state.publisher.ordered(path):
         async with state.db.write() as session:
             row = await get_appointment(

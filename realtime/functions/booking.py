@@ -36,8 +36,10 @@ from realtime.dispatch import CallContext, callable_function
 from realtime.documents import mark_changed, push_row
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
+from realtime.identity import Identity
 from realtime.intake.validate import missing_answers
 from realtime.mail.outbox import Queued
+from realtime.paths import appointment_path, user_path
 from realtime.ratelimit import enforce
 from realtime.rules import require_identity
 from realtime.state import AppState
@@ -47,7 +49,7 @@ from storage.models import Appointment, Clinic, Service, User
 from storage.repo_appointments import get_appointment, open_appointment
 from storage.repo_booking import active_claim_of, claim_times_of
 from storage.repo_catalog import get_clinic, get_service
-from storage.repo_users import Identity, revoke_user_sessions
+from storage.repo_users import revoke_user_sessions
 from storage.types import iso, utcnow
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -412,7 +414,7 @@ async def appointment_hold(context: CallContext, request: AppointmentHold) -> di
     who = require_identity(context.identity)
     state = context.state
     await _limit_holds(context, who)
-    path = f"appointments/{request.appointmentId}"
+    path = appointment_path(request.appointmentId)
     try:
         async with state.publisher.ordered(path):
             booked = await _hold(state, who, request)
@@ -498,7 +500,7 @@ async def _set_outcome(state: AppState, who: Identity, appointment_id: str, stat
 async def appointment_update_status(context: CallContext, request: UpdateStatus) -> dict[str, Any]:
     who = require_identity(context.identity)
     state = context.state
-    path = f"appointments/{request.appointmentId}"
+    path = appointment_path(request.appointmentId)
     async with state.publisher.ordered(path):
         if request.status == "submitted":
             booked = await _submit(state, who, request.appointmentId)
@@ -525,7 +527,7 @@ async def appointment_cancel(context: CallContext, request: AppointmentCancel) -
     """Cancel, free the slot for everyone, sign the person out everywhere, mail them."""
     who = require_identity(context.identity)
     state = context.state
-    path = f"appointments/{request.appointmentId}"
+    path = appointment_path(request.appointmentId)
     async with state.publisher.ordered(path):
         async with state.db.write() as session:
             row = await _owned(session, who, request.appointmentId)
@@ -561,7 +563,7 @@ async def appointment_cancel(context: CallContext, request: AppointmentCancel) -
             ended = await revoke_user_sessions(session, user_id=row.user_id, at=now)
         committed(state, row.clinic_id, freed)
         await push_row(state, path, row)
-    await push_row(state, f"users/{user.id}", user)
+    await push_row(state, user_path(user.id), user)
     for queued in mails:
         state.mailer.deliver(queued)
     if moments:

@@ -12,6 +12,8 @@ from realtime.dispatch import CallContext, callable_function
 from realtime.documents import push_row
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
+from realtime.identity import Identity
+from realtime.paths import appointment_path
 from realtime.payments.outcomes import bump
 from realtime.payments.sessions import earlier_sessions
 from realtime.rules import require_identity
@@ -20,7 +22,6 @@ from storage.models import Appointment, User
 from storage.repo_appointments import get_appointment
 from storage.repo_booking import active_claim_of
 from storage.repo_catalog import get_service
-from storage.repo_users import Identity
 from storage.types import iso, utcnow
 
 SESSION_ID = Annotated[str, StringConstraints(pattern=r"^cs_[A-Za-z0-9_]{1,250}$")]
@@ -60,7 +61,7 @@ async def _owned(state: AppState, who: Identity, appointment_id: str) -> Appoint
 async def create_checkout(context: CallContext, request: CreateCheckout) -> dict[str, Any]:
     who = require_identity(context.identity)
     state = context.state
-    path = f"appointments/{request.appointmentId}"
+    path = appointment_path(request.appointmentId)
     async with state.publisher.ordered(path):
         row = await _owned(state, who, request.appointmentId)
         payment = row.payment or {}

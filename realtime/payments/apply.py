@@ -10,6 +10,7 @@ from realtime.booking.notify import mail_locale
 from realtime.booking.publish import publish_claim_change, publish_feed
 from realtime.documents import push_row
 from realtime.mail.render import render
+from realtime.paths import appointment_path
 from realtime.payments.outcomes import Outcome, bump, ended, paid
 from realtime.payments.sessions import appointment_of
 from realtime.state import AppState
@@ -29,7 +30,7 @@ async def apply_checkout(
     """Apply once per event id; the id is stored in the transaction of the effects."""
     appointment_id = appointment_of(checkout)
     outcome = Outcome()
-    path = f"appointments/{appointment_id}"
+    path = appointment_path(str(appointment_id))  # "None" when the session names none
     async with state.publisher.ordered(path):
         try:
             async with state.db.write() as session:
@@ -79,7 +80,7 @@ async def refund(state: AppState, appointment_id: str, payment_intent: str, reas
     except stripe.StripeError:
         log.exception("refund of %s failed; reconciliation will retry", appointment_id)
         return False
-    path = f"appointments/{appointment_id}"
+    path = appointment_path(appointment_id)
     async with state.publisher.ordered(path):
         async with state.db.write() as session:
             row = await get_appointment(session, appointment_id=appointment_id, for_update=True)
