@@ -23,11 +23,12 @@ from sqlmodel import col, select
 
 from realtime.booking.publish import publish_claim_change
 from realtime.booking.status import transition
-from realtime.documents import mark_changed, push_row
+from realtime.documents import push_row
 from realtime.paths import appointment_path
 from realtime.payments.apply import Kind, apply_checkout, refund
 from realtime.presence import check_sessions, forget_stale_presence
 from realtime.state import AppState
+from storage.documents import mark_changed
 from storage.models import Appointment, SlotClaim
 from storage.repo_booking import active_claim_of
 

@@ -5,7 +5,7 @@ from typing import Annotated, Any
 from pydantic import StringConstraints
 
 from realtime.dispatch import CallContext, callable_function
-from realtime.documents import mark_changed, push_row
+from realtime.documents import push_row
 from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
@@ -13,6 +13,7 @@ from realtime.paths import appointment_path, user_path
 from realtime.rules import require_identity
 from realtime.state import AppState
 from realtime.text import OneLine
+from storage.documents import mark_changed
 from storage.models import Appointment, Service, User
 from storage.repo_appointments import get_appointment, open_appointment
 from storage.repo_users import new_id

@@ -33,7 +33,7 @@ from realtime.booking.vacancies import Calendar, calendar, months_between, vacan
 from realtime.collections import document_data
 from realtime.days import OUT_OF_RANGE, in_range
 from realtime.dispatch import CallContext, callable_function
-from realtime.documents import mark_changed, push_row
+from realtime.documents import push_row
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
@@ -45,6 +45,7 @@ from realtime.rules import require_identity
 from realtime.state import AppState
 from realtime.text import MultiLine
 from realtime.writable import CONSENT_MESSAGE
+from storage.documents import mark_changed
 from storage.models import Appointment, Clinic, Service, User
 from storage.repo_appointments import get_appointment, open_appointment
 from storage.repo_booking import active_claim_of, claim_times_of
@@ -559,7 +560,8 @@ async def appointment_cancel(context: CallContext, request: AppointmentCancel) -
             mark_changed(row, now)
             user = await session.get(User, row.user_id, with_for_update=True)
             assert user is not None
-            user.appointment_id, user.updated, user.version = None, now, user.version + 1
+            user.appointment_id = None
+            mark_changed(user, now)
             ended = await revoke_user_sessions(session, user_id=row.user_id, at=now)
         committed(state, row.clinic_id, freed)
         await push_row(state, path, row)

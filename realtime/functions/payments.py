@@ -14,10 +14,10 @@ from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
 from realtime.paths import appointment_path
-from realtime.payments.outcomes import bump
 from realtime.payments.sessions import earlier_sessions
 from realtime.rules import require_identity
 from realtime.state import AppState
+from storage.documents import mark_changed
 from storage.models import Appointment, User
 from storage.repo_appointments import get_appointment
 from storage.repo_booking import active_claim_of
@@ -101,7 +101,7 @@ async def create_checkout(context: CallContext, request: CreateCheckout) -> dict
                 "firstOpenedAt": iso(started),
                 "slot": {"counselorId": claim.counselor_id, "start": claim.start.isoformat()},
             }
-            bump(row)
+            mark_changed(row, utcnow())
         await push_row(state, path, row)
     await publish_feed(state, clinic_id=row.clinic_id)
     return {"sessionId": checkout["id"], "url": checkout["url"]}

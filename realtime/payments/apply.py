@@ -11,9 +11,10 @@ from realtime.booking.publish import publish_claim_change, publish_feed
 from realtime.documents import push_row
 from realtime.mail.render import render
 from realtime.paths import appointment_path
-from realtime.payments.outcomes import Outcome, bump, ended, paid
+from realtime.payments.outcomes import Outcome, ended, paid
 from realtime.payments.sessions import appointment_of
 from realtime.state import AppState
+from storage.documents import mark_changed
 from storage.models import ProcessedPaymentEvent, User
 from storage.repo_appointments import get_appointment
 from storage.repo_catalog import get_clinic
@@ -50,7 +51,7 @@ async def apply_checkout(
                     outcome = await ended(session, row, checkout, kind)
                 changed = (row.status, row.payment) != before
                 if changed:
-                    bump(row)
+                    mark_changed(row, utcnow())
         except IntegrityError:
             log.info("payment event %s was applied already", event_id)
             return
@@ -87,7 +88,7 @@ async def refund(state: AppState, appointment_id: str, payment_intent: str, reas
             if row is None or (row.payment or {}).get("status") == "refunded":
                 return True
             row.payment = {**(row.payment or {}), "status": "refunded", "refundId": refund_id}
-            bump(row)
+            mark_changed(row, utcnow())
             user = await session.get(User, row.user_id)
             clinic = await get_clinic(session, clinic_id=row.clinic_id)
             assert user is not None and clinic is not None

@@ -14,7 +14,6 @@ from realtime.booking.confirm import confirm_booking
 from realtime.booking.holds import SlotTaken, place_hold
 from realtime.booking.status import transition
 from realtime.collections import document_data
-from realtime.documents import mark_changed
 from realtime.intake.validate import missing_answers
 from realtime.mail.outbox import Queued
 from realtime.payments.sessions import known_sessions
@@ -143,7 +142,3 @@ async def ended(
     await _release(session, row, outcome)
     _set_payment(row, status=status)
     return outcome
-
-
-def bump(row: Appointment) -> None:
-    mark_changed(row, utcnow())
