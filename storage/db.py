@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -103,6 +103,11 @@ class Database:
         if self.sqlite_writer is not None:
             self.sqlite_writer.close()
         await self.engine.dispose()
+
+
+async def ping(session: AsyncSession) -> None:
+    """One round trip to the database (the health check)."""
+    await session.exec(text("SELECT 1"))  # type: ignore[call-overload]
 
 
 def open_database(url: str) -> Database:

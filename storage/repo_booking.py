@@ -202,6 +202,18 @@ async def active_claim_of(session: AsyncSession, *, appointment_id: str) -> Slot
     return rows.first()
 
 
+async def expired_holds(session: AsyncSession, *, now: datetime, limit: int) -> list[str]:
+    """Appointment ids of active holds expired by `now` (the candidates of expire-holds)."""
+    rows = await session.exec(
+        select(SlotClaim.appointment_id)
+        .where(col(SlotClaim.active))
+        .where(SlotClaim.kind == "hold")
+        .where(col(SlotClaim.expires_at) <= now)
+        .limit(limit)
+    )
+    return list(rows.all())
+
+
 async def claim_times_of(
     session: AsyncSession, *, appointment_id: str, since: datetime
 ) -> list[tuple[datetime, datetime | None]]:
