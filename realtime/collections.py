@@ -11,8 +11,6 @@ from datetime import datetime
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from realtime.booking.feed import feed_data
 from realtime.booking.vacancies import month_data, month_days, month_times
 from realtime.intake.validate import IntakeContext
@@ -20,6 +18,7 @@ from realtime.paths import feed_path, presence_path, vacancies_path
 from realtime.presence_view import presence_data
 from realtime.rules import DocMeta
 from realtime.writable import INTAKE_PREFIX, PATIENT_ROLE, WRITABLE, WriteContext
+from storage.db import AsyncSession
 from storage.documents import ROW_ID, SERVICE_CATEGORY, row_of, row_statements
 from storage.models import Appointment, User
 from storage.repo_booking import month_look, version_of

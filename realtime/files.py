@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
+from storage.db import AsyncSession
 from storage.demo import DEMO_CLINIC_ID
 from storage.demo_documents import DOCUMENTS
 from storage.models import Clinic, StoredFile

@@ -3,8 +3,7 @@
 from datetime import timedelta
 from typing import Any
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
+from storage.db import AsyncSession
 from storage.repo_presence import seen_since
 from storage.types import iso, utcnow
 

@@ -26,6 +26,19 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from storage.sqlite_writer import SqliteWriter, set_pragmas
 from storage.statements import CoreStatements, Statements
 
+# The session and engine types the code above storage is handed (it builds no query itself,
+# so it names them from here: realtime/ imports nothing of SQLAlchemy or SQLModel).
+__all__ = [
+    "AsyncEngine",
+    "AsyncSession",
+    "Database",
+    "create_engine",
+    "is_sqlite",
+    "open_database",
+    "ping",
+    "sqlite_file",
+]
+
 T = TypeVar("T")
 
 

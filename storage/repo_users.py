@@ -167,3 +167,7 @@ async def live_sessions(
         .where(col(AuthSession.last_activity) > active_since)
     )
     return {int(i) for i in rows.all() if i is not None}
+
+
+async def get_user(session: AsyncSession, *, user_id: str) -> User | None:
+    return await session.get(User, user_id)

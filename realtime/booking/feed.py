@@ -6,8 +6,7 @@ which is audit-logged by its rules, for anything more).
 
 from typing import Any
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
+from storage.db import AsyncSession
 from storage.repo_appointments import clinic_feed
 from storage.types import iso
 

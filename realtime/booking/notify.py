@@ -3,13 +3,12 @@ the counselor's notification. Queued in the caller's transaction, delivered afte
 
 from datetime import datetime
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from realtime.contract import DEFAULT_LOCALE, LOCALES
 from realtime.mail.invitation import invitation
 from realtime.mail.outbox import Mailer, Queued
 from realtime.mail.render import render
 from realtime.mail.when import format_when
+from storage.db import AsyncSession
 from storage.models import Appointment, Clinic, Counselor, Service, User
 
 

@@ -15,10 +15,7 @@ and its round trips are thread hops, not network.
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-from sqlmodel.ext.asyncio.session import AsyncSession
-
-from storage.db import Database
+from storage.db import AsyncEngine, AsyncSession, Database
 
 _ENGINES: dict[int, tuple[Database, AsyncEngine]] = {}
 

@@ -12,8 +12,6 @@ from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from realtime.booking.schedule import (
     Busy,
     DatedChange,
@@ -26,6 +24,7 @@ from realtime.booking.schedule import (
 from realtime.booking.slot_cache import Computed, cache_for
 from realtime.days import in_range
 from realtime.paths import vacancies_path
+from storage.db import AsyncSession
 from storage.models import Clinic, Service
 from storage.repo_booking import (
     claims_between,

@@ -9,7 +9,6 @@ from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
 from pydantic import ConfigDict, Field, StringConstraints
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from realtime.booking.catalog import clinic_catalog
 from realtime.booking.confirm import confirm_booking
@@ -45,6 +44,7 @@ from realtime.rules import require_identity
 from realtime.state import AppState
 from realtime.text import MultiLine
 from realtime.writable import CONSENT_MESSAGE
+from storage.db import AsyncSession
 from storage.documents import mark_changed
 from storage.models import Appointment, Clinic, Service, User
 from storage.repo_appointments import get_appointment, open_appointment

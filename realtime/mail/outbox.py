@@ -10,13 +10,11 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from realtime.mail.delivery import attempt, deliver_due
 from realtime.mail.outcome import LOGGED, QUEUED
 from realtime.mail.render import Rendered
 from realtime.mail.smtp import SmtpDelivery
-from storage.db import Database
+from storage.db import AsyncSession, Database
 from storage.models import OutboxMail
 from storage.types import utcnow
 

@@ -4,7 +4,6 @@ import logging
 from typing import Any, Literal
 
 import stripe
-from sqlalchemy.exc import IntegrityError
 
 from realtime.booking.notify import mail_locale
 from realtime.booking.publish import publish_claim_change, publish_feed
@@ -15,9 +14,11 @@ from realtime.payments.outcomes import Outcome, ended, paid
 from realtime.payments.sessions import appointment_of
 from realtime.state import AppState
 from storage.documents import mark_changed
-from storage.models import ProcessedPaymentEvent, User
+from storage.errors import Conflict
 from storage.repo_appointments import get_appointment
 from storage.repo_catalog import get_clinic
+from storage.repo_payments import record_event
+from storage.repo_users import get_user
 from storage.types import utcnow
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,7 @@ async def apply_checkout(
     async with state.publisher.ordered(path):
         try:
             async with state.db.write() as session:
-                session.add(ProcessedPaymentEvent(id=event_id, type=event_type, received=utcnow()))
-                await session.flush()
+                await record_event(session, event_id=event_id, event_type=event_type, at=utcnow())
                 row = (
                     await get_appointment(session, appointment_id=appointment_id, for_update=True)
                     if appointment_id
@@ -52,7 +52,7 @@ async def apply_checkout(
                 changed = (row.status, row.payment) != before
                 if changed:
                     mark_changed(row, utcnow())
-        except IntegrityError:
+        except Conflict:
             log.info("payment event %s was applied already", event_id)
             return
         if changed:
@@ -89,7 +89,7 @@ async def refund(state: AppState, appointment_id: str, payment_intent: str, reas
                 return True
             row.payment = {**(row.payment or {}), "status": "refunded", "refundId": refund_id}
             mark_changed(row, utcnow())
-            user = await session.get(User, row.user_id)
+            user = await get_user(session, user_id=row.user_id)
             clinic = await get_clinic(session, clinic_id=row.clinic_id)
             assert user is not None and clinic is not None
             locale = mail_locale(row)
