@@ -79,3 +79,9 @@ async def appointment_of_user(session: AsyncSession, *, user_id: str) -> Appoint
         if user and user.appointment_id
         else None
     )
+
+
+async def add_appointment(session: AsyncSession, *, appointment: Appointment) -> None:
+    """Insert a new appointment (flushed: its row exists for what follows in the transaction)."""
+    session.add(appointment)
+    await session.flush()

@@ -326,3 +326,7 @@ async def versions_of(session: AsyncSession, *, paths: Sequence[str]) -> dict[st
 async def version_of(session: AsyncSession, *, path: str) -> int:
     row = await session.get(DocumentVersion, path)
     return row.version if row else 0
+
+
+async def get_counselor(session: AsyncSession, *, counselor_id: str) -> Counselor | None:
+    return await session.get(Counselor, counselor_id)

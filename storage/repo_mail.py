@@ -84,3 +84,11 @@ async def latest_mails(session: AsyncSession, *, to: str | None, limit: int) -> 
     if to is not None:
         query = query.where(OutboxMail.to == to)
     return list((await session.exec(query.limit(limit))).all())
+
+
+async def add_mail(session: AsyncSession, *, mail: OutboxMail) -> int:
+    """Queue a mail in the caller's transaction; its outbox id."""
+    session.add(mail)
+    await session.flush()
+    assert mail.id is not None
+    return mail.id

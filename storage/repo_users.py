@@ -171,3 +171,9 @@ async def live_sessions(
 
 async def get_user(session: AsyncSession, *, user_id: str) -> User | None:
     return await session.get(User, user_id)
+
+
+async def lock_user(session: AsyncSession, *, user_id: str) -> User | None:
+    """The user, its row locked for the transaction (FOR UPDATE; BEGIN IMMEDIATE on SQLite
+    locks the file)."""
+    return await session.get(User, user_id, with_for_update=True)

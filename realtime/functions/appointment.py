@@ -14,9 +14,10 @@ from realtime.rules import require_identity
 from realtime.state import AppState
 from realtime.text import OneLine
 from storage.documents import mark_changed
-from storage.models import Appointment, Service, User
-from storage.repo_appointments import get_appointment, open_appointment
-from storage.repo_users import new_id
+from storage.models import Appointment, User
+from storage.repo_appointments import add_appointment, get_appointment, open_appointment
+from storage.repo_catalog import get_service
+from storage.repo_users import lock_user, new_id
 from storage.types import iso, utcnow
 
 
@@ -33,7 +34,7 @@ async def appointment_create(context: CallContext, request: AppointmentCreate) -
     path_of_user = user_path(who.uid)
     async with state.publisher.ordered(path_of_user):
         async with state.db.write() as session:
-            user = await session.get(User, who.uid, with_for_update=True)
+            user = await lock_user(session, user_id=who.uid)
             if user is None:
                 raise FunctionError("UNAUTHENTICATED", "Sign in to continue.")
             existing = await open_appointment(session, user_id=user.id)
@@ -67,8 +68,7 @@ async def _new_appointment(
         created=now,
         updated=now,
     )
-    session.add(appointment)
-    await session.flush()
+    await add_appointment(session, appointment=appointment)
     return appointment
 
 
@@ -94,7 +94,7 @@ async def appointment_consent(context: CallContext, request: AppointmentConsent)
             )
             if row is None or row.user_id != who.uid:
                 raise FunctionError("PERMISSION_DENIED", "You do not have access to this document.")
-            service = await session.get(Service, row.service_id)
+            service = await get_service(session, service_id=row.service_id)
             assert service is not None
             if request.version != service.consent_version:
                 raise FunctionError(

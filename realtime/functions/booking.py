@@ -46,11 +46,11 @@ from realtime.text import MultiLine
 from realtime.writable import CONSENT_MESSAGE
 from storage.db import AsyncSession
 from storage.documents import mark_changed
-from storage.models import Appointment, Clinic, Service, User
+from storage.models import Appointment, Clinic, Service
 from storage.repo_appointments import get_appointment, open_appointment
 from storage.repo_booking import active_claim_of, claim_times_of
 from storage.repo_catalog import get_clinic, get_service
-from storage.repo_users import revoke_user_sessions
+from storage.repo_users import lock_user, revoke_user_sessions
 from storage.types import iso, utcnow
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -558,7 +558,7 @@ async def appointment_cancel(context: CallContext, request: AppointmentCancel) -
                     )
             row.hold_expires_at = None
             mark_changed(row, now)
-            user = await session.get(User, row.user_id, with_for_update=True)
+            user = await lock_user(session, user_id=row.user_id)
             assert user is not None
             user.appointment_id = None
             mark_changed(user, now)

@@ -18,10 +18,11 @@ from realtime.payments.sessions import earlier_sessions
 from realtime.rules import require_identity
 from realtime.state import AppState
 from storage.documents import mark_changed
-from storage.models import Appointment, User
+from storage.models import Appointment
 from storage.repo_appointments import get_appointment
 from storage.repo_booking import active_claim_of
 from storage.repo_catalog import get_service
+from storage.repo_users import get_user
 from storage.types import iso, utcnow
 
 SESSION_ID = Annotated[str, StringConstraints(pattern=r"^cs_[A-Za-z0-9_]{1,250}$")]
@@ -115,7 +116,7 @@ async def _new_session(
         assert locked is not None
         locked.payment = {**(locked.payment or {}), "status": "creating", "attempt": attempt}
         service = await get_service(session, service_id=row.service_id)
-        user = await session.get(User, row.user_id)
+        user = await get_user(session, user_id=row.user_id)
         assert service is not None and user is not None and service.price_amount
     expires_at = utcnow() + timedelta(minutes=state.settings.checkout_session_minutes)
     base = state.settings.public_url.rstrip("/")
