@@ -9,8 +9,9 @@ from datetime import timedelta
 from http.cookies import SimpleCookie
 from typing import Any
 
+from realtime.identity import Identity
 from realtime.state import AppState
-from storage.repo_users import Identity, identify
+from storage.repo_users import session_owner
 from storage.types import utcnow
 
 SESSION_COOKIE = "gc_session"
@@ -50,4 +51,13 @@ async def resolve(state: AppState, token: str | None) -> Identity | None:
         return None
     active_since = utcnow() - timedelta(seconds=state.settings.inactivity_seconds)
     async with state.db.read() as session:
-        return await identify(session, token=token, active_since=active_since)
+        owner = await session_owner(session, token=token, active_since=active_since)
+    if owner is None:
+        return None
+    return Identity(
+        uid=owner.uid,
+        email=owner.email,
+        session_id=owner.session_id,
+        role=owner.staff_role or "client",
+        clinic_id=owner.clinic_id,
+    )

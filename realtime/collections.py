@@ -8,21 +8,20 @@ and `clinics/{id}/bookings` are derived views computed on read, whose versions l
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Table, bindparam, select, update
-from sqlmodel import SQLModel
-from sqlmodel.ext.asyncio.session import AsyncSession
-
-from realtime.booking.feed import feed_data, feed_path
+from realtime.booking.feed import feed_data
 from realtime.booking.slot_cache import SlotCache
-from realtime.booking.vacancies import month_data, month_days, month_times, vacancies_path
+from realtime.booking.vacancies import month_data, month_days, month_times
 from realtime.intake.validate import IntakeContext
-from realtime.presence_view import presence_data, presence_path
+from realtime.paths import feed_path, presence_path, vacancies_path
+from realtime.presence_view import presence_data
 from realtime.rules import DocMeta
 from realtime.writable import INTAKE_PREFIX, PATIENT_ROLE, WRITABLE, WriteContext
-from storage.models import Appointment, Service, User
+from storage.db import AsyncSession
+from storage.documents import ROW_ID, SERVICE_CATEGORY, row_of, row_statements
+from storage.models import Appointment, User
 from storage.repo_booking import month_look, version_of
 from storage.repo_catalog import get_clinic
 from storage.statements import CoreStatements, Row, Statements
@@ -83,25 +82,10 @@ def appointment_data(appointment: Row) -> dict[str, Any]:
     }
 
 
-def table_of(model: type[SQLModel]) -> Table:
-    return cast(Table, model.__table__)  # type: ignore[attr-defined]
-
-
-def row_of(model: SQLModel) -> Row:
-    """The stored values of an ORM object, as `Statements.row` gives them."""
-    return {column.key: getattr(model, column.key) for column in table_of(type(model)).columns}
-
-
 def document_data(row: User | Appointment) -> dict[str, Any]:
     """The wire data of a live document held as an ORM object."""
     values = row_of(row)
     return user_data(values) if isinstance(row, User) else appointment_data(values)
-
-
-ROW_ID = "row_id"  # the bind parameter of a row's id in the statements below (no column's name)
-SERVICE_CATEGORY = select(table_of(Service).c.category).where(
-    table_of(Service).c.id == bindparam(ROW_ID)
-)
 
 
 class Rows:
@@ -119,14 +103,10 @@ class Rows:
     meta_columns: tuple[str, ...]  # the columns `meta` reads
 
     def __init__(self) -> None:
-        # Built once: building a statement and its cache key on every write cost as much as
-        # running it (about 0.5 ms of a cold 1.2 ms transaction, docs/benchmarks.md).
-        table = table_of(self.model)
-        this_row = table.c.id == bindparam(ROW_ID)
-        self._read = select(table).where(this_row)
-        self._read_for_update = self._read.with_for_update()
-        self._read_meta = select(*(table.c[name] for name in self.meta_columns)).where(this_row)
-        self._write = update(table).where(this_row)
+        # Built once (storage/documents.py), held as plain attributes: no lookup per write.
+        built = row_statements(self.model, self.meta_columns)
+        self._read, self._read_for_update = built.read, built.read_for_update
+        self._read_meta, self._write = built.read_meta, built.write
 
     def get_row(
         self, statements: Statements, params: dict[str, str], *, for_update: bool

@@ -12,9 +12,9 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from realtime.errors import FunctionError, unexpected_error
+from realtime.identity import Identity
 from realtime.state import AppState
 from realtime.text import CONTROL_CHARACTERS
-from storage.repo_users import Identity
 
 log = logging.getLogger(__name__)
 

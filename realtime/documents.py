@@ -4,28 +4,19 @@ A change is validated, authorized, committed, and only then pushed as a snapshot
 room named by its path (see realtime/push.py for ordering).
 """
 
-from datetime import datetime
 from typing import Any
 
 from realtime.collections import Loaded, Rows, document_data
 from realtime.errors import FunctionError
+from realtime.identity import Identity
 from realtime.rules import Match, authorize, match
 from realtime.state import AppState
 from realtime.writable import validate_changes
+from storage.documents import mark_changed
 from storage.models import Appointment, User
 from storage.repo_booking import bump_version
-from storage.repo_users import Identity
-from storage.statements import Row, Statements
+from storage.statements import Statements
 from storage.types import utcnow
-
-
-def mark_changed(row: User | Appointment | Row, at: datetime) -> None:
-    """A committed change of a live document: its time and one more version."""
-    if isinstance(row, dict):
-        row.update(updated=at, version=row["version"] + 1)
-    else:
-        row.updated = at
-        row.version += 1
 
 
 def snapshot(path: str, loaded: Loaded | None) -> dict[str, Any]:

@@ -8,10 +8,9 @@ settings' DEFAULT_CLINIC_ID and, for the service, that clinic's first entry alia
 
 from dataclasses import dataclass
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from realtime.contract import SERVICE_ALIASES
 from realtime.errors import FunctionError
+from storage.db import AsyncSession
 from storage.models import Clinic
 from storage.repo_catalog import clinic_offers, get_clinic
 

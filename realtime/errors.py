@@ -2,10 +2,8 @@
 
 from typing import Any
 
-import asyncpg
-import sqlalchemy.exc
-
 from realtime.contract import ERROR_STATUSES
+from storage.errors import DATABASE_ERRORS, connection_lost
 
 
 class FunctionError(Exception):
@@ -51,12 +49,7 @@ _UNREACHABLE_SQLSTATES = ("55000",)
 
 # Exceptions through which a dependency (the database) may report being unreachable: the HTTP
 # app answers them itself (realtime/http.py) rather than leaving them to the last resort.
-DEPENDENCY_ERRORS: tuple[type[Exception], ...] = (
-    OSError,
-    sqlalchemy.exc.SQLAlchemyError,
-    asyncpg.PostgresError,
-    asyncpg.InterfaceError,
-)
+DEPENDENCY_ERRORS: tuple[type[Exception], ...] = (OSError, *DATABASE_ERRORS)
 
 
 def _causes(exc: BaseException) -> list[BaseException]:
@@ -78,10 +71,8 @@ def _causes(exc: BaseException) -> list[BaseException]:
 
 
 def _unreachable(exc: BaseException) -> bool:
-    if isinstance(exc, OSError | sqlalchemy.exc.TimeoutError | asyncpg.InterfaceError):
-        return True  # refused, reset, timed out, pool exhausted, connection closed
-    if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
-        return True
+    if isinstance(exc, OSError) or connection_lost(exc):
+        return True  # refused, reset, timed out, pool exhausted, connection closed/invalidated
     sqlstate = getattr(exc, "sqlstate", None)
     return isinstance(sqlstate, str) and (
         sqlstate.startswith(_UNREACHABLE_SQLSTATE_CLASSES) or sqlstate in _UNREACHABLE_SQLSTATES

@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
+from storage.db import AsyncSession
 from storage.demo import DEMO_CLINIC_ID
 from storage.demo_documents import DOCUMENTS
-from storage.models import Clinic, StoredFile
+from storage.models import StoredFile
+from storage.repo_catalog import get_clinic
+from storage.repo_files import get_file, store_file
 from storage.types import iso, utcnow
 
 BUCKET = "clinic-documents"
@@ -55,7 +56,8 @@ async def save(
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(content)
     now = utcnow()
-    row = await session.get(StoredFile, path)
+    row = await get_file(session, path=path)
+    new = row is None
     if row is None:
         row = StoredFile(
             full_path=path,
@@ -67,7 +69,6 @@ async def save(
             md5_hash="",
             content_type=content_type,
         )
-        session.add(row)
     else:
         row.generation += 1
         row.updated = now
@@ -77,7 +78,7 @@ async def save(
     row.content_disposition = content_disposition(name)
     row.content_language = locale
     row.custom_metadata = custom_metadata
-    await session.flush()
+    await store_file(session, row=row, new=new)
     return row
 
 
@@ -108,13 +109,13 @@ def file_on_disk(root: Path, row: StoredFile) -> Path:
 
 async def store_demo_documents(session: AsyncSession, root: Path) -> None:
     """Write the demo clinic's documents where missing (in the database or on disk)."""
-    if await session.get(Clinic, DEMO_CLINIC_ID) is None:
+    if await get_clinic(session, clinic_id=DEMO_CLINIC_ID) is None:
         return
     for doc_id, by_locale in DOCUMENTS.items():
         for locale, (name, text) in by_locale.items():
             path = full_path(DEMO_CLINIC_ID, doc_id, locale)
             assert path is not None
-            row = await session.get(StoredFile, path)
+            row = await get_file(session, path=path)
             if row is None or not file_on_disk(root, row).exists():
                 await save(
                     session,

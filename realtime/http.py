@@ -5,8 +5,6 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import text
-from sqlmodel import col, select
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -19,12 +17,15 @@ from realtime.cross_site import refuse_cross_site
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import DEPENDENCY_ERRORS, FunctionError, unexpected_error
 from realtime.files import file_on_disk, full_path, metadata
+from realtime.identity import Identity
 from realtime.jobs import JOBS
 from realtime.payments.webhook import stripe_webhook
 from realtime.signin import SignedIn, confirm, normalize_email
 from realtime.state import AppState
-from storage.models import OutboxMail, StoredFile
-from storage.repo_users import Identity, create_session, get_or_create_user, revoke_session
+from storage.db import ping
+from storage.repo_files import get_file
+from storage.repo_mail import latest_mails
+from storage.repo_users import create_session, get_or_create_user, revoke_session
 from storage.types import iso, utcnow
 
 log = logging.getLogger(__name__)
@@ -161,7 +162,7 @@ async def healthz(request: Request) -> Response:
     checks: dict[str, str] = {}
     try:
         async with asyncio.timeout(HEALTH_TIMEOUT_SECONDS), state.db.read() as session:
-            await session.exec(text("SELECT 1"))  # type: ignore[call-overload]
+            await ping(session)
         checks["database"] = "ok"
     except Exception:
         checks["database"] = "down"
@@ -194,12 +195,9 @@ async def dev_token(request: Request) -> Response:
 
 
 async def dev_outbox(request: Request) -> Response:
-    query = select(OutboxMail).order_by(col(OutboxMail.sent_at).desc(), col(OutboxMail.id).desc())
     to = request.query_params.get("to")
-    if to:
-        query = query.where(OutboxMail.to == to.strip().lower())
     async with state_of(request).db.read() as session:
-        mails = (await session.exec(query.limit(100))).all()
+        mails = await latest_mails(session, to=to.strip().lower() if to else None, limit=100)
     return JSONResponse(
         {
             "data": [
@@ -250,7 +248,7 @@ async def stored_file(request: Request) -> Response:
     params = request.path_params
     path = full_path(params["clinicId"], params["docId"], params["locale"])
     async with state.db.read() as session:
-        row = await session.get(StoredFile, path) if path else None
+        row = await get_file(session, path=path) if path else None
     if row is None or not file_on_disk(state.settings.files_dir, row).exists():
         return error_response(FunctionError("NOT_FOUND", "No such document."))
     if request.url.path.endswith("/metadata"):

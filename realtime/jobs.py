@@ -19,16 +19,18 @@ from datetime import datetime, time
 from zoneinfo import ZoneInfo
 
 import stripe
-from sqlmodel import col, select
 
 from realtime.booking.publish import publish_claim_change
 from realtime.booking.status import transition
-from realtime.documents import mark_changed, push_row
+from realtime.documents import push_row
+from realtime.paths import appointment_path
 from realtime.payments.apply import Kind, apply_checkout, refund
 from realtime.presence import check_sessions, forget_stale_presence
 from realtime.state import AppState
-from storage.models import Appointment, SlotClaim
-from storage.repo_booking import active_claim_of
+from storage.documents import mark_changed
+from storage.models import Appointment
+from storage.repo_appointments import drafts_changed_before, lock_appointment, with_payment
+from storage.repo_booking import active_claim_of, expired_holds
 
 log = logging.getLogger(__name__)
 BATCH = 500
@@ -46,20 +48,13 @@ def _holds_answers(row: Appointment) -> bool:
 async def purge_intake(state: AppState, now: datetime) -> int:
     """Clear the answers of drafts last changed before today in their clinic's timezone."""
     async with state.db.read() as session:
-        candidates = (
-            await session.exec(
-                select(Appointment.id)
-                .where(Appointment.status == "draft")
-                .where(col(Appointment.updated) < now)
-                .limit(BATCH)
-            )
-        ).all()
+        candidates = await drafts_changed_before(session, before=now, limit=BATCH)
     purged = 0
     for appointment_id in candidates:
-        path = f"appointments/{appointment_id}"
+        path = appointment_path(appointment_id)
         async with state.publisher.ordered(path):
             async with state.db.write() as session:
-                row = await session.get(Appointment, appointment_id, with_for_update=True)
+                row = await lock_appointment(session, appointment_id=appointment_id)
                 if (
                     row is None
                     or row.status != "draft"
@@ -82,21 +77,13 @@ async def purge_intake(state: AppState, now: datetime) -> int:
 
 async def expire_holds(state: AppState, now: datetime) -> int:
     async with state.db.read() as session:
-        expired = (
-            await session.exec(
-                select(SlotClaim.appointment_id)
-                .where(col(SlotClaim.active))
-                .where(SlotClaim.kind == "hold")
-                .where(col(SlotClaim.expires_at) <= now)
-                .limit(BATCH)
-            )
-        ).all()
+        expired = await expired_holds(session, now=now, limit=BATCH)
     released = 0
     for appointment_id in expired:
-        path = f"appointments/{appointment_id}"
+        path = appointment_path(appointment_id)
         async with state.publisher.ordered(path):
             async with state.db.write() as session:
-                row = await session.get(Appointment, appointment_id, with_for_update=True)
+                row = await lock_appointment(session, appointment_id=appointment_id)
                 claim = await active_claim_of(session, appointment_id=appointment_id)
                 if (
                     row is None
@@ -134,11 +121,7 @@ async def _expire_checkout(state: AppState, session_id: str) -> None:
 async def reconcile_payments(state: AppState, now: datetime) -> int:
     """Ask the provider about sessions still open or awaiting a refund; apply what it says."""
     async with state.db.read() as session:
-        rows = (
-            await session.exec(
-                select(Appointment).where(col(Appointment.payment).is_not(None)).limit(BATCH * 4)
-            )
-        ).all()
+        rows = await with_payment(session, limit=BATCH * 4)
     fixed = 0
     for row in rows:
         payment = row.payment or {}

@@ -9,9 +9,9 @@ removes it from both when it closes, so the room sizes are the live counts.
 from dataclasses import dataclass
 from typing import Any
 
+from realtime.identity import Identity
 from realtime.push import NAMESPACE, session_room
 from realtime.settings import Settings
-from storage.repo_users import Identity
 
 TOO_MANY_SOCKETS = "too many connections"
 

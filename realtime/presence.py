@@ -23,17 +23,21 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete
-from sqlmodel import col
-
 from realtime.coalesce import Coalesced
 from realtime.documents import publish_derived
-from realtime.presence_view import presence_path
+from realtime.identity import Identity
+from realtime.paths import presence_path
 from realtime.state import AppState
 from realtime.text import clean
-from storage.models import Appointment, Presence, User
+from storage.repo_appointments import appointment_of_user
+from storage.repo_presence import (
+    add_presence,
+    forget_sessions,
+    forget_stale,
+    remove_presence,
+    set_step,
+)
 from storage.repo_users import (
-    Identity,
     revoke_idle_sessions,
     sessions_idle_between,
     touch_session,
@@ -115,12 +119,10 @@ async def _write_step(state: AppState, activity: Activity, sid: str) -> None:
     if held is None:
         return
     async with state.db.write() as session:
-        row = await session.get(Presence, sid)
-        if row is None:
-            return
-        changed = row.step != held.step
-        row.step, row.last_seen = held.step, utcnow()
-        clinic_id = row.clinic_id
+        found = await set_step(session, sid=sid, step=held.step, at=utcnow())
+    if found is None:
+        return
+    clinic_id, changed = found
     if changed:
         activity.pushes.request(clinic_id)
 
@@ -130,25 +132,18 @@ async def socket_connected(state: AppState, activity: Activity, who: Identity, s
     if who.role != "client":
         return
     async with state.db.read() as session:
-        user = await session.get(User, who.uid)
-        appointment = (
-            await session.get(Appointment, user.appointment_id)
-            if user and user.appointment_id
-            else None
-        )
+        appointment = await appointment_of_user(session, user_id=who.uid)
     if appointment is None:
         return
     now = utcnow()
     async with state.db.write() as session:
-        session.add(
-            Presence(
-                sid=sid,
-                session_id=who.session_id,
-                clinic_id=appointment.clinic_id,
-                appointment_id=appointment.id,
-                connected_at=now,
-                last_seen=now,
-            )
+        await add_presence(
+            session,
+            sid=sid,
+            session_id=who.session_id,
+            clinic_id=appointment.clinic_id,
+            appointment_id=appointment.id,
+            at=now,
         )
     activity.present[sid] = Step(step=None)
     activity.pushes.request(appointment.clinic_id)
@@ -158,11 +153,9 @@ async def socket_disconnected(state: AppState, activity: Activity, sid: str) -> 
     if activity.present.pop(sid, None) is None:
         return
     async with state.db.write() as session:
-        row = await session.get(Presence, sid)
-        if row is None:
-            return
-        clinic_id = row.clinic_id
-        await session.delete(row)
+        clinic_id = await remove_presence(session, sid=sid)
+    if clinic_id is None:
+        return
     activity.pushes.request(clinic_id)
 
 
@@ -173,7 +166,7 @@ async def check_sessions(state: AppState, now: datetime) -> int:
     async with state.db.write() as session:
         ended = await revoke_idle_sessions(session, idle_since=now - limit, at=now)
         if ended:
-            await session.execute(delete(Presence).where(col(Presence.session_id).in_(ended)))
+            await forget_sessions(session, session_ids=ended)
     async with state.db.read() as session:
         near = await sessions_idle_between(
             session, oldest=now - limit, newest=now - limit + warning
@@ -190,12 +183,7 @@ async def forget_stale_presence(state: AppState, now: datetime) -> int:
     """Rows of sockets on a node that died: not seen for longer than the inactivity limit."""
     stale = now - timedelta(seconds=state.settings.inactivity_seconds)
     async with state.db.write() as session:
-        result = await session.execute(
-            delete(Presence)
-            .where(col(Presence.last_seen) < stale)
-            .returning(col(Presence.clinic_id))
-        )
-        clinics = {row[0] for row in result.all()}
+        clinics = await forget_stale(session, seen_before=stale)
     for clinic_id in clinics:
         await publish_derived(state, presence_path(clinic_id))
     return len(clinics)

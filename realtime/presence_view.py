@@ -3,29 +3,18 @@
 from datetime import timedelta
 from typing import Any
 
-from sqlmodel import col, select
-from sqlmodel.ext.asyncio.session import AsyncSession
-
-from storage.models import Presence
+from storage.db import AsyncSession
+from storage.repo_presence import seen_since
 from storage.types import iso, utcnow
 
 # A socket row not seen for this long no longer counts (its node may have died).
 STALE_AFTER = timedelta(minutes=15)
 
 
-def presence_path(clinic_id: str) -> str:
-    return f"clinics/{clinic_id}/presence"
-
-
 async def presence_data(session: AsyncSession, *, clinic_id: str) -> dict[str, Any]:
-    rows = await session.exec(
-        select(Presence)
-        .where(Presence.clinic_id == clinic_id)
-        .where(col(Presence.last_seen) > utcnow() - STALE_AFTER)
-        .order_by(col(Presence.last_seen).desc())
-    )
+    rows = await seen_since(session, clinic_id=clinic_id, since=utcnow() - STALE_AFTER)
     online: dict[str, dict[str, Any]] = {}
-    for row in rows.all():  # newest first: one entry per appointment, its latest step
+    for row in rows:  # newest first: one entry per appointment, its latest step
         online.setdefault(
             row.appointment_id,
             {

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from realtime.errors import FunctionError
-from storage.repo_users import Identity
+from realtime.identity import Identity
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from storage.sqlite_writer import SqliteWriter, set_pragmas
 from storage.statements import CoreStatements, Statements
+
+# The session and engine types the code above storage is handed (it builds no query itself,
+# so it names them from here: realtime/ imports nothing of SQLAlchemy or SQLModel).
+__all__ = [
+    "AsyncEngine",
+    "AsyncSession",
+    "Database",
+    "create_engine",
+    "is_sqlite",
+    "open_database",
+    "ping",
+    "sqlite_file",
+]
 
 T = TypeVar("T")
 
@@ -104,6 +117,11 @@ class Database:
         if self.sqlite_writer is not None:
             self.sqlite_writer.close()
         await self.engine.dispose()
+
+
+async def ping(session: AsyncSession) -> None:
+    """One round trip to the database (the health check)."""
+    await session.exec(text("SELECT 1"))  # type: ignore[call-overload]
 
 
 def open_database(url: str) -> Database:

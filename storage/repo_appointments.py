@@ -1,9 +1,11 @@
 """Queries on appointments."""
 
+from datetime import datetime
+
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from storage.models import Appointment
+from storage.models import Appointment, User
 
 # An appointment in one of these states is the user's open appointment.
 OPEN_STATUSES = ("draft", "pending_payment", "confirmed")
@@ -28,3 +30,58 @@ async def get_appointment(
     if for_update:
         query = query.with_for_update()
     return (await session.exec(query)).first()
+
+
+async def clinic_feed(session: AsyncSession, *, clinic_id: str, limit: int) -> list[Appointment]:
+    """The clinic's appointments that hold or held a time, most recently changed first."""
+    rows = await session.exec(
+        select(Appointment)
+        .where(Appointment.clinic_id == clinic_id)
+        .where(col(Appointment.counselor_id).is_not(None))
+        .order_by(col(Appointment.updated).desc())
+        .limit(limit)
+    )
+    return list(rows.all())
+
+
+async def lock_appointment(session: AsyncSession, *, appointment_id: str) -> Appointment | None:
+    """The appointment, its row locked for the transaction (FOR UPDATE; BEGIN IMMEDIATE on
+    SQLite locks the file)."""
+    return await session.get(Appointment, appointment_id, with_for_update=True)
+
+
+async def drafts_changed_before(
+    session: AsyncSession, *, before: datetime, limit: int
+) -> list[str]:
+    """Ids of drafts last changed before `before` (the candidates of purge-intake)."""
+    rows = await session.exec(
+        select(Appointment.id)
+        .where(Appointment.status == "draft")
+        .where(col(Appointment.updated) < before)
+        .limit(limit)
+    )
+    return list(rows.all())
+
+
+async def with_payment(session: AsyncSession, *, limit: int) -> list[Appointment]:
+    """Appointments that have a payment record (the candidates of reconciliation)."""
+    rows = await session.exec(
+        select(Appointment).where(col(Appointment.payment).is_not(None)).limit(limit)
+    )
+    return list(rows.all())
+
+
+async def appointment_of_user(session: AsyncSession, *, user_id: str) -> Appointment | None:
+    """The appointment the user's row points at (none if the user or it is gone)."""
+    user = await session.get(User, user_id)
+    return (
+        await session.get(Appointment, user.appointment_id)
+        if user and user.appointment_id
+        else None
+    )
+
+
+async def add_appointment(session: AsyncSession, *, appointment: Appointment) -> None:
+    """Insert a new appointment (flushed: its row exists for what follows in the transaction)."""
+    session.add(appointment)
+    await session.flush()

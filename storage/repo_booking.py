@@ -12,6 +12,8 @@ from sqlalchemy import Select, String, bindparam, literal, text, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import and_, col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -202,6 +204,18 @@ async def active_claim_of(session: AsyncSession, *, appointment_id: str) -> Slot
     return rows.first()
 
 
+async def expired_holds(session: AsyncSession, *, now: datetime, limit: int) -> list[str]:
+    """Appointment ids of active holds expired by `now` (the candidates of expire-holds)."""
+    rows = await session.exec(
+        select(SlotClaim.appointment_id)
+        .where(col(SlotClaim.active))
+        .where(SlotClaim.kind == "hold")
+        .where(col(SlotClaim.expires_at) <= now)
+        .limit(limit)
+    )
+    return list(rows.all())
+
+
 async def claim_times_of(
     session: AsyncSession, *, appointment_id: str, since: datetime
 ) -> list[tuple[datetime, datetime | None]]:
@@ -238,6 +252,29 @@ async def release_before_hold(
         .values(active=False)
         .execution_options(synchronize_session=False)
     )
+
+
+def note_released(claim: SlotClaim) -> None:
+    """Mark a loaded claim inactive as `release_before_hold` left it in the database (without
+    a write of its own)."""
+    set_committed_value(claim, "active", False)
+
+
+async def insert_claim(session: AsyncSession, *, claim: SlotClaim, savepoint: bool) -> bool:
+    """Insert a claim; False if a constraint refused it (the time is taken). In a savepoint
+    the caller's transaction survives a refusal; without one (a round trip fewer each way)
+    the caller abandons its transaction on a refusal."""
+    try:
+        if savepoint:
+            async with session.begin_nested():
+                session.add(claim)
+                await session.flush()
+        else:
+            session.add(claim)
+            await session.flush()
+    except IntegrityError:
+        return False
+    return True
 
 
 BUMP = text(
@@ -289,3 +326,7 @@ async def versions_of(session: AsyncSession, *, paths: Sequence[str]) -> dict[st
 async def version_of(session: AsyncSession, *, path: str) -> int:
     row = await session.get(DocumentVersion, path)
     return row.version if row else 0
+
+
+async def get_counselor(session: AsyncSession, *, counselor_id: str) -> Counselor | None:
+    return await session.get(Counselor, counselor_id)

@@ -27,20 +27,15 @@ def new_id() -> str:
 
 
 @dataclass(frozen=True)
-class Identity:
-    """Who is calling: resolved from a session token on every request or connection."""
+class SessionOwner:
+    """Whose a live session is: the session, its user, and the user's staff membership (the
+    caller's identity is built from it in realtime/auth.py)."""
 
+    session_id: int
     uid: str
     email: str
-    session_id: int
-    role: str  # "client" | "clinic_staff"
+    staff_role: str | None
     clinic_id: str | None
-
-    def is_staff_of(self, clinic_id: str | None) -> bool:
-        return self.role == "clinic_staff" and clinic_id is not None and self.clinic_id == clinic_id
-
-    def to_wire(self) -> dict[str, str | None]:
-        return {"uid": self.uid, "email": self.email, "role": self.role, "clinicId": self.clinic_id}
 
 
 async def get_or_create_user(
@@ -73,8 +68,10 @@ async def create_session(session: AsyncSession, *, user_id: str) -> str:
     return token
 
 
-async def identify(session: AsyncSession, *, token: str, active_since: datetime) -> Identity | None:
-    """The identity behind a live session token (not revoked, active since `active_since`),
+async def session_owner(
+    session: AsyncSession, *, token: str, active_since: datetime
+) -> SessionOwner | None:
+    """Who holds a live session token (not revoked, active since `active_since`),
     in one query."""
     columns: list[Any] = [
         AuthSession.id,
@@ -97,12 +94,8 @@ async def identify(session: AsyncSession, *, token: str, active_since: datetime)
         return None
     session_id, uid, email, staff_role, clinic_id = row
     assert session_id is not None
-    return Identity(
-        uid=uid,
-        email=email,
-        session_id=session_id,
-        role=staff_role or "client",
-        clinic_id=clinic_id,
+    return SessionOwner(
+        session_id=session_id, uid=uid, email=email, staff_role=staff_role, clinic_id=clinic_id
     )
 
 
@@ -174,3 +167,13 @@ async def live_sessions(
         .where(col(AuthSession.last_activity) > active_since)
     )
     return {int(i) for i in rows.all() if i is not None}
+
+
+async def get_user(session: AsyncSession, *, user_id: str) -> User | None:
+    return await session.get(User, user_id)
+
+
+async def lock_user(session: AsyncSession, *, user_id: str) -> User | None:
+    """The user, its row locked for the transaction (FOR UPDATE; BEGIN IMMEDIATE on SQLite
+    locks the file)."""
+    return await session.get(User, user_id, with_for_update=True)

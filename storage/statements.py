@@ -1,9 +1,9 @@
 """Prebuilt Core statements run inside a write transaction, through SQLAlchemy or sqlite3.
 
-A live document's update reads its row and writes it back (realtime/collections.py). On
-PostgreSQL the statements go through SQLAlchemy (`CoreStatements`). On a SQLite file they go
-straight to the SQLite writer's own sqlite3 connection (`SqliteStatements`, used by
-storage/sqlite_writer.py): compiled once by
+A live document's update reads its row and writes it back (realtime/collections.py, with the
+statements built once in storage/documents.py). On PostgreSQL the statements go through
+SQLAlchemy (`CoreStatements`). On a SQLite file they go straight to the SQLite writer's own
+sqlite3 connection (`SqliteStatements`, used by storage/sqlite_writer.py): compiled once by
 SQLAlchemy's SQLite dialect and converted by the columns' own types, so a value is stored and
 read back exactly as SQLAlchemy does it everywhere else; only SQLAlchemy's execution machinery
 is skipped, which on a server idle between changes took three times the statements themselves

@@ -12,9 +12,10 @@ import pytest
 import pytest_asyncio
 from sqlmodel import select
 
-from realtime.collections import Appointments, Rows, Users, row_of
+from realtime.collections import Appointments, Rows, Users
 from storage.db import Database, open_database
 from storage.demo import load_demo_data
+from storage.documents import row_of
 from storage.migrate import upgrade
 from storage.models import Appointment, User
 from storage.statements import Statements

@@ -8,9 +8,8 @@ the month cache also takes up to MAX_AGE_SECONDS to show (realtime/booking/slot_
 
 import time
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from realtime.booking.slot_cache import MAX_AGE_SECONDS
+from storage.db import AsyncSession
 from storage.models import Clinic, Service
 from storage.repo_booking import catalog_of
 

@@ -1,13 +1,12 @@
 """Confirming a booking: the one place a hold becomes a booking (free services at submit,
 priced ones when their payment arrives)."""
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from realtime.booking.meeting import meeting_link
 from realtime.booking.notify import booking_mails
 from realtime.booking.status import transition
 from realtime.mail.outbox import Queued
 from realtime.state import AppState
+from storage.db import AsyncSession
 from storage.models import Appointment, Clinic, Service, SlotClaim
 
 

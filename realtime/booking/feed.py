@@ -6,27 +6,15 @@ which is audit-logged by its rules, for anything more).
 
 from typing import Any
 
-from sqlmodel import col, select
-from sqlmodel.ext.asyncio.session import AsyncSession
-
-from storage.models import Appointment
+from storage.db import AsyncSession
+from storage.repo_appointments import clinic_feed
 from storage.types import iso
 
 FEED_SIZE = 200
 
 
-def feed_path(clinic_id: str) -> str:
-    return f"clinics/{clinic_id}/bookings"
-
-
 async def feed_data(session: AsyncSession, *, clinic_id: str) -> dict[str, Any]:
-    rows = await session.exec(
-        select(Appointment)
-        .where(Appointment.clinic_id == clinic_id)
-        .where(col(Appointment.counselor_id).is_not(None))
-        .order_by(col(Appointment.updated).desc())
-        .limit(FEED_SIZE)
-    )
+    rows = await clinic_feed(session, clinic_id=clinic_id, limit=FEED_SIZE)
     return {
         "bookings": [
             {
@@ -41,6 +29,6 @@ async def feed_data(session: AsyncSession, *, clinic_id: str) -> dict[str, Any]:
                 "payment": (a.payment or {}).get("status"),
                 "updated": iso(a.updated),
             }
-            for a in rows.all()
+            for a in rows
         ]
     }

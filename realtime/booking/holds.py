@@ -27,12 +27,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.attributes import set_committed_value
-from sqlmodel.ext.asyncio.session import AsyncSession
-
+from storage.db import AsyncSession
 from storage.models import Appointment, Service, SlotClaim
-from storage.repo_booking import active_claim_of, overlapping_claim, release_before_hold
+from storage.repo_booking import (
+    active_claim_of,
+    insert_claim,
+    note_released,
+    overlapping_claim,
+    release_before_hold,
+)
 
 
 class SlotTaken(Exception):
@@ -125,7 +128,7 @@ async def place_hold(
         now=now,
     )
     if existing is not None:
-        set_committed_value(existing, "active", False)  # as the UPDATE left it
+        note_released(existing)  # as the UPDATE left it
     end = start + timedelta(minutes=service.session_minutes)
     blocked_until = end + timedelta(minutes=service.buffer_minutes)
     if check_overlap and await overlapping_claim(
@@ -144,14 +147,6 @@ async def place_hold(
         expires_at=expires_at,
         created=now,
     )
-    try:
-        if savepoint:
-            async with session.begin_nested():
-                session.add(claim)
-                await session.flush()
-        else:
-            session.add(claim)
-            await session.flush()
-    except IntegrityError:
-        raise SlotTaken from None
+    if not await insert_claim(session, claim=claim, savepoint=savepoint):
+        raise SlotTaken
     return HoldResult(claim, existing)

@@ -21,10 +21,8 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from realtime.booking.sessions import autocommit
-from storage.db import Database
+from storage.db import AsyncSession, Database
 from storage.models import Appointment, Clinic, Service
 from storage.repo_booking import MAX_LOOK_MONTHS, first_looks
 

@@ -3,14 +3,15 @@ the counselor's notification. Queued in the caller's transaction, delivered afte
 
 from datetime import datetime
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from realtime.contract import DEFAULT_LOCALE, LOCALES
 from realtime.mail.invitation import invitation
 from realtime.mail.outbox import Mailer, Queued
 from realtime.mail.render import render
 from realtime.mail.when import format_when
-from storage.models import Appointment, Clinic, Counselor, Service, User
+from storage.db import AsyncSession
+from storage.models import Appointment, Clinic, Counselor, Service
+from storage.repo_booking import get_counselor
+from storage.repo_users import get_user
 
 
 def mail_locale(appointment: Appointment) -> str:
@@ -100,8 +101,8 @@ async def booking_mails(
     end: datetime,
 ) -> list[Queued]:
     """The mails of a booking event, looking up the person and the counselor."""
-    user = await session.get(User, row.user_id)
-    counselor = await session.get(Counselor, counselor_id)
+    user = await get_user(session, user_id=row.user_id)
+    counselor = await get_counselor(session, counselor_id=counselor_id)
     assert user is not None and counselor is not None
     return await queue_booking_mails(
         mailer,

@@ -28,14 +28,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
-from realtime.booking.feed import feed_data, feed_path
+from realtime.booking.feed import feed_data
 from realtime.booking.schedule import Busy
 from realtime.booking.sessions import autocommit
-from realtime.booking.vacancies import month_data, month_of, month_times, vacancies_path
+from realtime.booking.vacancies import month_data, month_of, month_times
+from realtime.paths import feed_path, vacancies_path
 from realtime.push import NAMESPACE, LocalManager
 from realtime.state import AppState
+from storage.db import AsyncSession
 from storage.models import Clinic, Service, SlotClaim
 from storage.repo_booking import bump_versions
 from storage.types import utcnow

@@ -15,9 +15,7 @@ and its round trips are thread hops, not network.
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
-from storage.db import Database
+from storage.db import AsyncSession, Database
 
 
 @asynccontextmanager

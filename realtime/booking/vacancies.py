@@ -12,8 +12,6 @@ from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from realtime.booking.schedule import (
     Busy,
     DatedChange,
@@ -25,6 +23,8 @@ from realtime.booking.schedule import (
 )
 from realtime.booking.slot_cache import Computed, SlotCache
 from realtime.days import in_range
+from realtime.paths import vacancies_path
+from storage.db import AsyncSession
 from storage.models import Clinic, Service
 from storage.repo_booking import (
     claims_between,
@@ -44,10 +44,6 @@ def rules_of(service: Service) -> ServiceRules:
         min_notice_hours=service.min_notice_hours,
         horizon_days=service.horizon_days,
     )
-
-
-def vacancies_path(clinic_id: str, service_id: str, month: str) -> str:
-    return f"vacancies/{clinic_id}/{service_id}/{month}"
 
 
 def month_of(moment: datetime, timezone: str) -> str:

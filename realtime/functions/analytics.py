@@ -13,6 +13,7 @@ from realtime.functions.inputs import Input
 from realtime.ratelimit import enforce
 from realtime.text import MultiLine
 from storage.models import AnalyticsEvent
+from storage.repo_records import add_analytics_event
 from storage.types import utcnow
 
 EVENTS_PER_IP = 120
@@ -53,7 +54,10 @@ async def analytics_log(context: CallContext, request: AnalyticsLog) -> dict[str
         window_seconds=state.settings.rate_limit_window_seconds,
     )
     async with state.db.write() as session:
-        session.add(
-            AnalyticsEvent(name=event.name, params=event.params.model_dump(), created=utcnow())
+        add_analytics_event(
+            session,
+            event=AnalyticsEvent(
+                name=event.name, params=event.params.model_dump(), created=utcnow()
+            ),
         )
     return {"logged": True}

@@ -5,16 +5,19 @@ from typing import Annotated, Any
 from pydantic import StringConstraints
 
 from realtime.dispatch import CallContext, callable_function
-from realtime.documents import mark_changed, push_row
+from realtime.documents import push_row
 from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
+from realtime.paths import appointment_path, user_path
 from realtime.rules import require_identity
 from realtime.state import AppState
 from realtime.text import OneLine
-from storage.models import Appointment, Service, User
-from storage.repo_appointments import get_appointment, open_appointment
-from storage.repo_users import new_id
+from storage.documents import mark_changed
+from storage.models import Appointment, User
+from storage.repo_appointments import add_appointment, get_appointment, open_appointment
+from storage.repo_catalog import get_service
+from storage.repo_users import lock_user, new_id
 from storage.types import iso, utcnow
 
 
@@ -28,10 +31,10 @@ async def appointment_create(context: CallContext, request: AppointmentCreate) -
     """Idempotent: the user row is locked, so two racing calls find one appointment."""
     who = require_identity(context.identity)
     state = context.state
-    user_path = f"users/{who.uid}"
-    async with state.publisher.ordered(user_path):
+    path_of_user = user_path(who.uid)
+    async with state.publisher.ordered(path_of_user):
         async with state.db.write() as session:
-            user = await session.get(User, who.uid, with_for_update=True)
+            user = await lock_user(session, user_id=who.uid)
             if user is None:
                 raise FunctionError("UNAUTHENTICATED", "Sign in to continue.")
             existing = await open_appointment(session, user_id=user.id)
@@ -40,7 +43,7 @@ async def appointment_create(context: CallContext, request: AppointmentCreate) -
             appointment = await _new_appointment(session, state, user, request)
             user.appointment_id = appointment.id
             mark_changed(user, utcnow())
-        await push_row(state, user_path, user)
+        await push_row(state, path_of_user, user)
     return {"appointmentId": appointment.id}
 
 
@@ -65,8 +68,7 @@ async def _new_appointment(
         created=now,
         updated=now,
     )
-    session.add(appointment)
-    await session.flush()
+    await add_appointment(session, appointment=appointment)
     return appointment
 
 
@@ -84,7 +86,7 @@ async def appointment_consent(context: CallContext, request: AppointmentConsent)
     """
     who = require_identity(context.identity)
     state = context.state
-    path = f"appointments/{request.appointmentId}"
+    path = appointment_path(request.appointmentId)
     async with state.publisher.ordered(path):
         async with state.db.write() as session:
             row = await get_appointment(
@@ -92,7 +94,7 @@ async def appointment_consent(context: CallContext, request: AppointmentConsent)
             )
             if row is None or row.user_id != who.uid:
                 raise FunctionError("PERMISSION_DENIED", "You do not have access to this document.")
-            service = await session.get(Service, row.service_id)
+            service = await get_service(session, service_id=row.service_id)
             assert service is not None
             if request.version != service.consent_version:
                 raise FunctionError(

@@ -9,7 +9,6 @@ from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
 from pydantic import ConfigDict, Field, StringConstraints
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from realtime.booking.confirm import confirm_booking
 from realtime.booking.holds import HoldBudget, HoldLimit, SlotTaken, attempt_of, place_hold
@@ -31,21 +30,25 @@ from realtime.booking.vacancies import Calendar, calendar, months_between, vacan
 from realtime.collections import document_data
 from realtime.days import OUT_OF_RANGE, in_range
 from realtime.dispatch import CallContext, callable_function
-from realtime.documents import mark_changed, push_row
+from realtime.documents import push_row
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
+from realtime.identity import Identity
 from realtime.intake.validate import missing_answers
 from realtime.mail.outbox import Queued
+from realtime.paths import appointment_path, user_path
 from realtime.ratelimit import enforce
 from realtime.rules import require_identity
 from realtime.state import AppState
 from realtime.text import MultiLine
 from realtime.writable import CONSENT_MESSAGE
-from storage.models import Appointment, Clinic, Service, User
+from storage.db import AsyncSession
+from storage.documents import mark_changed
+from storage.models import Appointment, Clinic, Service
 from storage.repo_appointments import get_appointment, open_appointment
 from storage.repo_booking import active_claim_of, claim_times_of
 from storage.repo_catalog import get_clinic, get_service
-from storage.repo_users import Identity, revoke_user_sessions
+from storage.repo_users import lock_user, revoke_user_sessions
 from storage.types import iso, utcnow
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -417,7 +420,7 @@ async def appointment_hold(context: CallContext, request: AppointmentHold) -> di
     who = require_identity(context.identity)
     state = context.state
     await _limit_holds(context, who)
-    path = f"appointments/{request.appointmentId}"
+    path = appointment_path(request.appointmentId)
     try:
         async with state.publisher.ordered(path):
             booked = await _hold(state, who, request)
@@ -503,7 +506,7 @@ async def _set_outcome(state: AppState, who: Identity, appointment_id: str, stat
 async def appointment_update_status(context: CallContext, request: UpdateStatus) -> dict[str, Any]:
     who = require_identity(context.identity)
     state = context.state
-    path = f"appointments/{request.appointmentId}"
+    path = appointment_path(request.appointmentId)
     async with state.publisher.ordered(path):
         if request.status == "submitted":
             booked = await _submit(state, who, request.appointmentId)
@@ -530,7 +533,7 @@ async def appointment_cancel(context: CallContext, request: AppointmentCancel) -
     """Cancel, free the slot for everyone, sign the person out everywhere, mail them."""
     who = require_identity(context.identity)
     state = context.state
-    path = f"appointments/{request.appointmentId}"
+    path = appointment_path(request.appointmentId)
     async with state.publisher.ordered(path):
         async with state.db.write() as session:
             row = await _owned(session, who, request.appointmentId)
@@ -560,13 +563,14 @@ async def appointment_cancel(context: CallContext, request: AppointmentCancel) -
                     )
             row.hold_expires_at = None
             mark_changed(row, now)
-            user = await session.get(User, row.user_id, with_for_update=True)
+            user = await lock_user(session, user_id=row.user_id)
             assert user is not None
-            user.appointment_id, user.updated, user.version = None, now, user.version + 1
+            user.appointment_id = None
+            mark_changed(user, now)
             ended = await revoke_user_sessions(session, user_id=row.user_id, at=now)
         committed(state, row.clinic_id, freed)
         await push_row(state, path, row)
-    await push_row(state, f"users/{user.id}", user)
+    await push_row(state, user_path(user.id), user)
     for queued in mails:
         state.mailer.deliver(queued)
     if moments:

@@ -14,6 +14,7 @@ from realtime.signin import EMAIL_PATTERN
 from realtime.text import MultiLine, OneLine
 from storage.models import ContactMessage
 from storage.repo_catalog import get_clinic
+from storage.repo_records import add_contact_message
 from storage.types import utcnow
 
 INCOMPLETE = "Some of the fields are incomplete."
@@ -66,7 +67,7 @@ async def contact_send(context: CallContext, request: ContactSend) -> dict[str, 
             message=request.message.strip(),
             created=utcnow(),
         )
-        session.add(message)
+        add_contact_message(session, message=message)
         queued = await state.mailer.queue(
             session,
             to=clinic.contact_email,

@@ -12,15 +12,17 @@ from realtime.dispatch import CallContext, callable_function
 from realtime.documents import push_row
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
-from realtime.payments.outcomes import bump
+from realtime.identity import Identity
+from realtime.paths import appointment_path
 from realtime.payments.sessions import earlier_sessions
 from realtime.rules import require_identity
 from realtime.state import AppState
-from storage.models import Appointment, User
+from storage.documents import mark_changed
+from storage.models import Appointment
 from storage.repo_appointments import get_appointment
 from storage.repo_booking import active_claim_of
 from storage.repo_catalog import get_service
-from storage.repo_users import Identity
+from storage.repo_users import get_user
 from storage.types import iso, utcnow
 
 SESSION_ID = Annotated[str, StringConstraints(pattern=r"^cs_[A-Za-z0-9_]{1,250}$")]
@@ -60,7 +62,7 @@ async def _owned(state: AppState, who: Identity, appointment_id: str) -> Appoint
 async def create_checkout(context: CallContext, request: CreateCheckout) -> dict[str, Any]:
     who = require_identity(context.identity)
     state = context.state
-    path = f"appointments/{request.appointmentId}"
+    path = appointment_path(request.appointmentId)
     async with state.publisher.ordered(path):
         row = await _owned(state, who, request.appointmentId)
         payment = row.payment or {}
@@ -100,7 +102,7 @@ async def create_checkout(context: CallContext, request: CreateCheckout) -> dict
                 "firstOpenedAt": iso(started),
                 "slot": {"counselorId": claim.counselor_id, "start": claim.start.isoformat()},
             }
-            bump(row)
+            mark_changed(row, utcnow())
         await push_row(state, path, row)
     await publish_feed(state, clinic_id=row.clinic_id)
     return {"sessionId": checkout["id"], "url": checkout["url"]}
@@ -114,7 +116,7 @@ async def _new_session(
         assert locked is not None
         locked.payment = {**(locked.payment or {}), "status": "creating", "attempt": attempt}
         service = await get_service(session, service_id=row.service_id)
-        user = await session.get(User, row.user_id)
+        user = await get_user(session, user_id=row.user_id)
         assert service is not None and user is not None and service.price_amount
     expires_at = utcnow() + timedelta(minutes=state.settings.checkout_session_minutes)
     base = state.settings.public_url.rstrip("/")

@@ -13,9 +13,6 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, and_, or_, update
-from sqlmodel import col, select
-
 from realtime.mail.outcome import (
     RETRYABLE,
     SENT,
@@ -28,6 +25,7 @@ from realtime.mail.outcome import (
 from realtime.mail.smtp import SmtpDelivery
 from storage.db import Database
 from storage.models import OutboxMail
+from storage.repo_mail import claim_mail, due_mail_ids, record_attempt
 
 log = logging.getLogger(__name__)
 
@@ -46,27 +44,13 @@ class Attempted:
     unreachable: bool
 
 
-def _claimable(now: datetime) -> ColumnElement[bool]:
-    """Waiting or failed, due, and not held by a node's unexpired lease."""
-    return and_(
-        col(OutboxMail.delivery).in_(RETRYABLE),
-        col(OutboxMail.next_attempt_at) <= now,
-        or_(col(OutboxMail.claimed_until).is_(None), col(OutboxMail.claimed_until) < now),
-    )
-
-
 async def claim(db: Database, outbox_id: int, now: datetime) -> OutboxMail | None:
-    """The row, now held by this node until `now + LEASE`; None if it is not ours to send."""
+    """The row, now held by this node until `now + LEASE`; None if it is not ours to send
+    (claimable: waiting or failed, due, and not held by a node's unexpired lease)."""
     async with db.write() as session:
-        result = await session.execute(
-            update(OutboxMail)
-            .where(col(OutboxMail.id) == outbox_id, _claimable(now))
-            .values(claimed_until=now + LEASE)
-            .returning(OutboxMail)
-            .execution_options(synchronize_session=False)
+        return await claim_mail(
+            session, outbox_id=outbox_id, now=now, states=RETRYABLE, until=now + LEASE
         )
-        row: OutboxMail | None = result.scalars().first()
-        return row
 
 
 async def record(db: Database, mail: OutboxMail, outcome: Outcome, now: datetime) -> Attempted:
@@ -74,17 +58,13 @@ async def record(db: Database, mail: OutboxMail, outcome: Outcome, now: datetime
     attempts = mail.attempts + 1
     state, next_attempt_at = after(outcome, attempts, now)
     async with db.write() as session:
-        await session.execute(
-            update(OutboxMail)
-            .where(col(OutboxMail.id) == mail.id)
-            .values(
-                delivery=state,
-                attempts=attempts,
-                next_attempt_at=next_attempt_at,
-                claimed_until=None,
-                last_error=outcome.error,
-            )
-            .execution_options(synchronize_session=False)
+        await record_attempt(
+            session,
+            outbox_id=mail.id,
+            delivery=state,
+            attempts=attempts,
+            next_attempt_at=next_attempt_at,
+            last_error=outcome.error,
         )
     if state != SENT:
         # The error only: the body may hold a sign-in link or health details.
@@ -118,17 +98,9 @@ async def attempt(
 async def deliver_due(db: Database, smtp: SmtpDelivery, now: datetime) -> int:
     """The delivery job: try every due mail once; returns how many were attempted."""
     async with db.read() as session:
-        due = (
-            await session.exec(
-                select(OutboxMail.id)
-                .where(_claimable(now))
-                .order_by(col(OutboxMail.next_attempt_at))
-                .limit(BATCH)
-            )
-        ).all()
+        due = await due_mail_ids(session, now=now, states=RETRYABLE, limit=BATCH)
     attempted = 0
     for outbox_id in due:
-        assert outbox_id is not None
         done = await attempt(db, smtp, outbox_id, now)
         if done is None:
             continue  # another node took it

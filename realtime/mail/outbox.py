@@ -10,14 +10,13 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from realtime.mail.delivery import attempt, deliver_due
 from realtime.mail.outcome import LOGGED, QUEUED
 from realtime.mail.render import Rendered
 from realtime.mail.smtp import SmtpDelivery
-from storage.db import Database
+from storage.db import AsyncSession, Database
 from storage.models import OutboxMail
+from storage.repo_mail import add_mail
 from storage.types import utcnow
 
 log = logging.getLogger(__name__)
@@ -59,13 +58,11 @@ class Mailer:
             delivery=QUEUED if self.smtp else LOGGED,
             next_attempt_at=now if self.smtp else None,
         )
-        session.add(row)
-        await session.flush()
-        assert row.id is not None
+        outbox_id = await add_mail(session, mail=row)
         if self.smtp is None:
             # The subject only: bodies may hold sign-in links or personal details.
-            log.info("mail to outbox #%s (no SMTP_URL): %s", row.id, mail.subject)
-        return Queued(row.id)
+            log.info("mail to outbox #%s (no SMTP_URL): %s", outbox_id, mail.subject)
+        return Queued(outbox_id)
 
     def deliver(self, queued: Queued) -> None:
         """Send in the background after the caller's commit; the outcome lands on the row."""

@@ -4,18 +4,21 @@ import logging
 from typing import Any, Literal
 
 import stripe
-from sqlalchemy.exc import IntegrityError
 
 from realtime.booking.notify import mail_locale
 from realtime.booking.publish import publish_claim_change, publish_feed
 from realtime.documents import push_row
 from realtime.mail.render import render
-from realtime.payments.outcomes import Outcome, bump, ended, paid
+from realtime.paths import appointment_path
+from realtime.payments.outcomes import Outcome, ended, paid
 from realtime.payments.sessions import appointment_of
 from realtime.state import AppState
-from storage.models import ProcessedPaymentEvent, User
+from storage.documents import mark_changed
+from storage.errors import Conflict
 from storage.repo_appointments import get_appointment
 from storage.repo_catalog import get_clinic
+from storage.repo_payments import record_event
+from storage.repo_users import get_user
 from storage.types import utcnow
 
 log = logging.getLogger(__name__)
@@ -29,12 +32,11 @@ async def apply_checkout(
     """Apply once per event id; the id is stored in the transaction of the effects."""
     appointment_id = appointment_of(checkout)
     outcome = Outcome()
-    path = f"appointments/{appointment_id}"
+    path = appointment_path(str(appointment_id))  # "None" when the session names none
     async with state.publisher.ordered(path):
         try:
             async with state.db.write() as session:
-                session.add(ProcessedPaymentEvent(id=event_id, type=event_type, received=utcnow()))
-                await session.flush()
+                await record_event(session, event_id=event_id, event_type=event_type, at=utcnow())
                 row = (
                     await get_appointment(session, appointment_id=appointment_id, for_update=True)
                     if appointment_id
@@ -49,8 +51,8 @@ async def apply_checkout(
                     outcome = await ended(session, row, checkout, kind)
                 changed = (row.status, row.payment) != before
                 if changed:
-                    bump(row)
-        except IntegrityError:
+                    mark_changed(row, utcnow())
+        except Conflict:
             log.info("payment event %s was applied already", event_id)
             return
         if changed:
@@ -79,15 +81,15 @@ async def refund(state: AppState, appointment_id: str, payment_intent: str, reas
     except stripe.StripeError:
         log.exception("refund of %s failed; reconciliation will retry", appointment_id)
         return False
-    path = f"appointments/{appointment_id}"
+    path = appointment_path(appointment_id)
     async with state.publisher.ordered(path):
         async with state.db.write() as session:
             row = await get_appointment(session, appointment_id=appointment_id, for_update=True)
             if row is None or (row.payment or {}).get("status") == "refunded":
                 return True
             row.payment = {**(row.payment or {}), "status": "refunded", "refundId": refund_id}
-            bump(row)
-            user = await session.get(User, row.user_id)
+            mark_changed(row, utcnow())
+            user = await get_user(session, user_id=row.user_id)
             clinic = await get_clinic(session, clinic_id=row.clinic_id)
             assert user is not None and clinic is not None
             locale = mail_locale(row)

@@ -8,17 +8,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from realtime.booking.confirm import confirm_booking
 from realtime.booking.holds import SlotTaken, place_hold
 from realtime.booking.status import transition
 from realtime.collections import document_data
-from realtime.documents import mark_changed
 from realtime.intake.validate import missing_answers
 from realtime.mail.outbox import Queued
 from realtime.payments.sessions import known_sessions
 from realtime.state import AppState
+from storage.db import AsyncSession
 from storage.models import Appointment, Clinic, Service
 from storage.repo_booking import active_claim_of
 from storage.repo_catalog import get_clinic, get_service
@@ -143,7 +141,3 @@ async def ended(
     await _release(session, row, outcome)
     _set_payment(row, status=status)
     return outcome
-
-
-def bump(row: Appointment) -> None:
-    mark_changed(row, utcnow())
