@@ -1,0 +1,306 @@
+"""Property-based fuzzing of every callable and every socket event, on both databases.
+
+Property: whatever a client sends, the server answers in the error format (never INTERNAL,
+never plain text, input errors naming the field), keeps the socket and its identity, and
+logs no unhandled exception. Inputs come from the real input models and the questionnaire
+definition (tests/support/fuzz_values.py). Reproducible: derandomized, no example database.
+`FUZZ_EXAMPLES` raises the examples per target for a deeper run on a workstation.
+"""
+
+import asyncio
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
+
+import realtime.functions  # noqa: F401  (registers every function)
+from realtime.contract import MAX_MESSAGE_BYTES
+from realtime.dispatch import REGISTRY
+from tests.support.fuzz_checks import check_reply, check_response
+from tests.support.fuzz_target import (
+    LoopThread,
+    NoAck,
+    Target,
+    close_target,
+    new_socket,
+    open_target,
+)
+from tests.support.fuzz_values import (
+    DEEP,
+    DOCUMENT_PATHS,
+    JSON,
+    SCALARS,
+    Ref,
+    callable_input,
+    dumps,
+    hostile_text,
+    update_payload,
+)
+from tests.support.server import ServerProcess
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+        HealthCheck.large_base_example,
+    ],
+)
+FUNCTIONS = sorted(REGISTRY)
+CRASH_LOG_SECONDS = 1.0
+INPUTS = {name: callable_input(REGISTRY[name].input) for name in FUNCTIONS}
+SUCCESS_KEYS = {
+    "call": {"data"},
+    "subscribe": {"snapshot"},
+    "unsubscribe": {"ok"},
+    "update": {"version"},
+    "activity": {"ok"},
+}
+PAYLOADS = {
+    "call": st.fixed_dictionaries(
+        {"name": st.sampled_from(FUNCTIONS) | hostile_text()},
+        optional={"data": JSON},
+    ),
+    "subscribe": st.fixed_dictionaries(
+        {"path": DOCUMENT_PATHS}, optional={"version": st.integers(-1, 5) | SCALARS}
+    ),
+    "unsubscribe": st.fixed_dictionaries({"path": DOCUMENT_PATHS}),
+    "update": update_payload(),
+    "activity": st.fixed_dictionaries(
+        {}, optional={"step": st.sampled_from(("contact", "review")) | SCALARS}
+    ),
+}
+# Event names the product does not serve to clients, reserved ones first.
+OTHER_EVENTS = ("connect", "disconnect", "message", "connect_error", "snapshot", "session", "")
+CONNECT_LIKE = st.fixed_dictionaries(
+    {},
+    optional={
+        "REMOTE_ADDR": st.just("198.51.100.7"),
+        "HTTP_X_FORWARDED_FOR": st.just("198.51.100.8"),
+        "token": st.just(Ref.OTHER_TOKEN),
+    },
+)
+
+
+@pytest.fixture(scope="module")
+def target(server: ServerProcess) -> Iterator[Target]:
+    """One person, one other person and one socket per backend, shared by every example."""
+    runner = LoopThread()
+    opened = runner.run(open_target(server, runner))
+    yield opened
+    runner.run(close_target(opened))
+    runner.stop()
+
+
+class ServerCrash(AssertionError):
+    """The server logged an unhandled exception; one subclass per exception type, so that
+    hypothesis reports each kind of crash as its own failure."""
+
+
+CRASH_KINDS: dict[str, type[ServerCrash]] = {}
+EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Group))\b", re.MULTILINE)
+
+
+def server_crash(log: str) -> ServerCrash:
+    raised = EXCEPTION_LINE.findall(log)
+    name = raised[-1] if raised else "unknown"
+    if name not in CRASH_KINDS:
+        CRASH_KINDS[name] = type(f"ServerCrash[{name}]", (ServerCrash,), {})
+    return CRASH_KINDS[name](f"the server logged a crash ({name}):\n{log}")
+
+
+def settle(target: Target, reply: Any, *, ends_session: bool = False) -> Any:
+    """After one example: check the log and the socket; renew the person when it ended."""
+    if _failed(reply):
+        target.settle_log(CRASH_LOG_SECONDS)
+    crash_log = target.crash_log()
+    socket_kept = target.me.sock.connected
+    if ends_session or not socket_kept or _signed_out(reply):
+        target.runner.run(target.renew())
+    event(_outcome(reply))  # pytest --hypothesis-show-statistics: what the examples reached
+    if crash_log:
+        raise server_crash(crash_log)
+    assert not isinstance(reply, NoAck), f"the server never answered the event: {reply}"
+    assert socket_kept or ends_session, "the server dropped the socket"
+    return reply
+
+
+def _outcome(reply: Any) -> str:
+    if isinstance(reply, httpx.Response):
+        return f"HTTP {reply.status_code}"
+    error = reply.get("error") if isinstance(reply, dict) else None
+    return str(error.get("status")) if isinstance(error, dict) else type(reply).__name__
+
+
+def _failed(reply: Any) -> bool:
+    """A reply of a server that failed (whose crash may reach the log a moment later)."""
+    if isinstance(reply, httpx.Response):
+        return reply.status_code >= 500
+    error = reply.get("error") if isinstance(reply, dict) else None
+    return isinstance(reply, NoAck) or (
+        isinstance(error, dict) and error.get("status") == "INTERNAL"
+    )
+
+
+def _signed_out(reply: Any) -> bool:
+    """An ack telling that the socket's session is over (an example cancelled it)."""
+    error = reply.get("error") if isinstance(reply, dict) else None
+    return isinstance(error, dict) and error.get("status") == "UNAUTHENTICATED"
+
+
+def cancelled(name: object, reply: Any) -> bool:
+    """Whether this call cancelled the person's appointment (which signs them out)."""
+    if name != "appointment-cancel":
+        return False
+    if isinstance(reply, httpx.Response):
+        return reply.status_code == 200
+    return isinstance(reply, dict) and "data" in reply
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+@FUZZ
+@given(data=st.data(), signed_in=st.booleans())
+def test_every_callable_over_http(
+    target: Target, name: str, data: st.DataObject, signed_in: bool
+) -> None:
+    argument = data.draw(INPUTS[name], label="data")
+    response = target.runner.run(target.post(name, argument, signed_in=signed_in))
+    signed_out = signed_in and response.status_code == 401
+    settle(target, response, ends_session=cancelled(name, response) or signed_out)
+    check_response(response)
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+@FUZZ
+@given(data=st.data())
+def test_every_callable_over_the_socket(target: Target, name: str, data: st.DataObject) -> None:
+    argument = data.draw(INPUTS[name], label="data")
+    payload = {"name": name, "data": argument}
+    assume(fits(target.resolve(payload)))
+    reply = target.runner.run(target.emit("call", payload))
+    settle(target, reply, ends_session=cancelled(name, reply))
+    check_reply(reply, SUCCESS_KEYS["call"])
+
+
+@pytest.mark.parametrize("event", sorted(PAYLOADS))
+@FUZZ
+@given(data=st.data())
+def test_every_event_payload(target: Target, event: str, data: st.DataObject) -> None:
+    shaped = PAYLOADS[event]
+    payload = data.draw(
+        st.one_of(shaped, JSON, st.tuples(shaped, JSON), st.just(())), label="payload"
+    )
+    assume(fits(target.resolve(payload)))
+    reply = target.runner.run(target.emit(event, payload))
+    name = payload.get("name") if event == "call" and isinstance(payload, dict) else None
+    settle(target, reply, ends_session=cancelled(name, reply))
+    check_reply(reply, SUCCESS_KEYS[event])
+
+
+@settings(FUZZ, max_examples=EXAMPLES * 4)
+@given(payload=update_payload())
+def test_update_of_every_intake_field(target: Target, payload: dict[str, Any]) -> None:
+    assume(fits(target.resolve(payload)))
+    reply = settle(target, target.runner.run(target.emit("update", payload)))
+    check_reply(reply, SUCCESS_KEYS["update"])
+
+
+@FUZZ
+@given(
+    event=st.sampled_from(OTHER_EVENTS) | hostile_text(),
+    arguments=st.lists(st.one_of(CONNECT_LIKE, JSON), max_size=3).map(tuple),
+)
+def test_reserved_and_unknown_events_change_nothing(
+    target: Target, event: str, arguments: tuple[Any, ...]
+) -> None:
+    """A client's `connect`/`disconnect`/... event neither sets identity nor drops it."""
+    own, others = settle(target, target.runner.run(_emit_then_probe(target, event, arguments)))
+    check_reply(own, {"snapshot"})
+    assert "snapshot" in own, f"the socket lost its identity after {event!r}: {own!r}"
+    check_reply(others, {"snapshot"})
+    assert others.get("error", {}).get("status") == "PERMISSION_DENIED", (
+        f"the socket took another identity after {event!r}: {others!r}"
+    )
+
+
+async def _emit_then_probe(target: Target, event: str, arguments: tuple[Any, ...]) -> Any:
+    """Emit on a fresh socket of the person, then ask who the socket is."""
+    sock = await new_socket(target.server.url, target.me.account.token)
+    try:
+        await target.emit(event, arguments, sock, ack_seconds=0.5)  # most never ack
+        own = await target.emit("subscribe", {"path": Ref.OWN_USER_PATH}, sock)
+        others = await target.emit("subscribe", {"path": Ref.OTHER_USER_PATH}, sock)
+        return own, others
+    finally:
+        await sock.disconnect()
+
+
+RAW_BODIES = st.one_of(
+    st.binary(max_size=40),
+    st.sampled_from(
+        (
+            b"",
+            b"null",
+            b"[]",
+            b'"data"',
+            b"{",
+            b'{"data": }',
+            b'{"data": NaN}',
+            b'{"data": 1e999999}',
+            b'{"data": 123456789012345678901234567890}',
+            b'{"data": "\\ud800"}',
+            b'{"data": {}, "data": []}',
+            b"\xff\xfe{}",
+            b'\xef\xbb\xbf{"data": {}}',
+            b" " * (MAX_MESSAGE_BYTES + 1),
+            b'{"data": "' + b"a" * MAX_MESSAGE_BYTES + b'"}',
+        )
+    ),
+    DEEP.map(lambda deep: dumps({"data": deep}).encode()),
+    st.builds(lambda deep: deep.text().encode(), DEEP),
+)
+
+
+@FUZZ
+@given(
+    name=st.sampled_from(FUNCTIONS) | hostile_text().filter(bool),
+    body=RAW_BODIES,
+    content_type=st.sampled_from(
+        ("application/json", "text/plain", "", "application/x-www-form-urlencoded")
+    ),
+)
+def test_bodies_that_are_not_calls(
+    target: Target, name: str, body: bytes, content_type: str
+) -> None:
+    async def post() -> httpx.Response:
+        headers = {"Authorization": f"Bearer {target.me.account.token}"}
+        if content_type:
+            headers["Content-Type"] = content_type
+        path = f"/functions/{quote(name, safe='')}"
+        return await target.http.post(path, content=body, headers=headers)
+
+    response = target.runner.run(post())
+    settle(target, response)
+    check_response(response)
+
+
+def test_no_crash_logged_after_the_run(target: Target) -> None:
+    """A crash logged late (an unretrieved task exception) shows here."""
+    target.runner.run(asyncio.sleep(0.5))
+    assert not target.crash_log()
+
+
+def fits(payload: Any) -> bool:
+    """Socket messages stay under the transport's limit (a bigger one closes the socket)."""
+    return len(dumps(payload).encode()) < MAX_MESSAGE_BYTES - 1024
