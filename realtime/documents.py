@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from realtime.collections import COLLECTIONS, Loaded, Rows, document_data
-from realtime.errors import FunctionError
+from realtime.errors import FunctionError, invalid_field
 from realtime.rules import authorize, match
 from realtime.state import AppState
 from realtime.writable import validate_changes
@@ -61,7 +61,7 @@ async def update(
     if base_version is not None and (
         isinstance(base_version, bool) or not isinstance(base_version, int)
     ):
-        raise FunctionError("INVALID_ARGUMENT", "baseVersion must be an integer.")
+        raise invalid_field("baseVersion", "baseVersion must be an integer.")
     collection = COLLECTIONS[found.rule.pattern]
     if not isinstance(collection, Rows):
         # Derived documents: their rules let nobody write, so this refuses.

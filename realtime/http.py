@@ -16,7 +16,7 @@ from starlette.staticfiles import StaticFiles
 from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, resolve
 from realtime.contract import MAX_MESSAGE_BYTES, SERVER_PATH_PREFIXES
 from realtime.dispatch import CallContext, dispatch
-from realtime.errors import FunctionError
+from realtime.errors import FunctionError, invalid_field
 from realtime.files import file_on_disk, full_path, metadata
 from realtime.jobs import JOBS
 from realtime.payments.webhook import stripe_webhook
@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 HEALTH_TIMEOUT_SECONDS = 2.0
 # Paths that are never the client's (contract.json): an unknown one is a 404, not the app shell.
 API_PREFIXES = SERVER_PATH_PREFIXES
+NOT_AN_OBJECT = "The body must be a JSON object."
 
 
 def state_of(request: Request) -> AppState:
@@ -54,13 +55,13 @@ async def read_object(request: Request) -> dict[str, Any]:
     """A JSON object body of at most 64 KiB, or INVALID_ARGUMENT."""
     body = await request.body()
     if len(body) > MAX_MESSAGE_BYTES:
-        raise FunctionError("INVALID_ARGUMENT", "The request is too large.")
+        raise invalid_field("body", "The request is too large.")
     try:
         parsed = json.loads(body)
     except ValueError:
-        raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object.") from None
+        raise invalid_field("body", NOT_AN_OBJECT) from None
     if not isinstance(parsed, dict):
-        raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object.")
+        raise invalid_field("body", NOT_AN_OBJECT)
     return parsed
 
 
@@ -68,7 +69,7 @@ async def read_data(request: Request) -> Any:
     """The `data` of a `{"data": ...}` body, or INVALID_ARGUMENT."""
     parsed = await read_object(request)
     if "data" not in parsed:
-        raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object with data.")
+        raise invalid_field("data", "The body must be a JSON object with data.")
     return parsed["data"]
 
 

@@ -32,7 +32,7 @@ from realtime.booking.vacancies import Calendar, calendar, months_between, vacan
 from realtime.collections import document_data
 from realtime.dispatch import CallContext, callable_function
 from realtime.documents import mark_changed, push_row
-from realtime.errors import FunctionError
+from realtime.errors import FunctionError, invalid_field
 from realtime.functions.inputs import Id, Input
 from realtime.intake.validate import missing_answers
 from realtime.mail.outbox import Queued
@@ -53,11 +53,11 @@ ANY_COUNSELOR = "any"
 Day = Annotated[str, StringConstraints(pattern=ISO_DAY.pattern)]
 
 
-def _day(value: str) -> date:
+def _day(value: str, field: str) -> date:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise FunctionError("INVALID_ARGUMENT", "Dates are YYYY-MM-DD.") from None
+        raise invalid_field(field, "Dates are YYYY-MM-DD.") from None
 
 
 def _moment(value: str) -> datetime:
@@ -105,11 +105,9 @@ class VacanciesRead(Input):
 @callable_function("vacancies-read", VacanciesRead)
 async def vacancies_read(context: CallContext, request: VacanciesRead) -> dict[str, Any]:
     who = require_identity(context.identity)
-    first, last = _day(request.from_), _day(request.to)
+    first, last = _day(request.from_, "from"), _day(request.to, "to")
     if last < first or (last - first).days > MAX_RANGE_DAYS:
-        raise FunctionError(
-            "INVALID_ARGUMENT", f"Ask for at most {MAX_RANGE_DAYS} days, from before to."
-        )
+        raise invalid_field("to", f"Ask for at most {MAX_RANGE_DAYS} days, from before to.")
     state = context.state
     async with autocommit(state.db) as session:  # reads that need no snapshot
         found = await clinic_catalog(state.db, session, request.clinicId)
