@@ -14,7 +14,7 @@ from realtime import documents
 from realtime.auth import resolve, socket_token
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
-from realtime.errors import FunctionError, internal_error
+from realtime.errors import FunctionError, internal_error, invalid_field
 from realtime.presence import Activity, record_activity, socket_connected, socket_disconnected
 from realtime.push import LocalManager, OrderedRedisManager, session_room
 from realtime.settings import Settings
@@ -23,6 +23,7 @@ from storage.repo_users import Identity
 
 log = logging.getLogger(__name__)
 
+CALL_NEEDS = "A call needs a name and data."
 # A socket may follow at most this many documents at once.
 MAX_SUBSCRIPTIONS = 100
 # Redis connections of the fan-out manager; the default 100 drops emits under load.
@@ -50,10 +51,12 @@ def create_socket_server(settings: Settings) -> socketio.AsyncServer:
 Event = Callable[[Identity, dict[str, Any], str], Awaitable[dict[str, Any]]]
 
 
-def _payload(data: object) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise FunctionError("INVALID_ARGUMENT", "The payload must be a JSON object.")
-    return data
+def _payload(args: tuple[object, ...]) -> dict[str, Any]:
+    """The one JSON object an event carries; none, several or another type is refused."""
+    payload = args[0] if len(args) == 1 else None
+    if not isinstance(payload, dict):
+        raise invalid_field("payload", "The payload must be a JSON object.")
+    return payload
 
 
 def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
@@ -65,12 +68,14 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
         """Register an acked event with error mapping to the wire format."""
 
         def register(handler: Event) -> Event:
-            async def adapter(sid: str, data: object = None) -> dict[str, Any]:
+            # A Socket.IO event may carry any number of arguments: take them all, so that
+            # two or none are refused in the ack rather than failing the handler's call.
+            async def adapter(sid: str, *args: object) -> dict[str, Any]:
                 who = identities.get(sid)
                 if who is None:
                     return FunctionError("UNAUTHENTICATED", "Sign in to continue.").to_wire()
                 try:
-                    return await handler(who, _payload(data), sid)
+                    return await handler(who, _payload(args), sid)
                 except FunctionError as exc:
                     return exc.to_wire()
                 except Exception:
@@ -106,7 +111,7 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
     async def call(who: Identity, payload: dict[str, Any], sid: str) -> dict[str, Any]:
         name = payload.get("name")
         if not isinstance(name, str) or "data" not in payload:
-            raise FunctionError("INVALID_ARGUMENT", "A call needs a name and data.")
+            raise invalid_field("data" if isinstance(name, str) else "name", CALL_NEEDS)
         context = CallContext(state, who, client_ip=addresses.get(sid))
         result = await dispatch(context, name, payload["data"])
         return {"data": result}
