@@ -13,7 +13,7 @@ from starlette.applications import Starlette
 
 import realtime.functions  # noqa: F401  (registers every callable)
 from realtime.files import store_demo_documents
-from realtime.http import routes
+from realtime.http import not_found, routes
 from realtime.jobs import run_forever
 from realtime.mail.outbox import Mailer
 from realtime.mail.smtp import SmtpDelivery
@@ -76,6 +76,6 @@ def create_app(settings: Settings | None = None) -> Any:
         if state.redis is not None:
             await state.redis.aclose()
 
-    web = Starlette(routes=routes(state), lifespan=lifespan)
+    web = Starlette(routes=routes(state), lifespan=lifespan, exception_handlers={404: not_found})
     web.state.app = state
     return socketio.ASGIApp(sio, other_asgi_app=web)

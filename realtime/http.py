@@ -42,6 +42,11 @@ def error_response(error: FunctionError) -> JSONResponse:
     return JSONResponse(error.to_wire(), status_code=error.http_status)
 
 
+async def not_found(request: Request, exc: Exception) -> Response:
+    """A path no route matches (one with a newline in it, say) in the error format too."""
+    return error_response(FunctionError("NOT_FOUND", "Not found."))
+
+
 async def identity_of(request: Request) -> Identity | None:
     token = bearer_from_headers(request.headers) or cookie_token(request.headers.get("cookie"))
     return await resolve(state_of(request), token)
@@ -278,7 +283,9 @@ def _file(path: Any) -> Any:
 
 def routes(state: AppState) -> list[BaseRoute]:
     api: list[BaseRoute] = [
-        Route("/functions/{name}", call_function, methods=["POST"]),
+        # Any name, "/" included: an unknown one is NOT_FOUND in the error format, not the
+        # client's plain-text 405.
+        Route("/functions/{name:path}", call_function, methods=["POST"]),
         Route("/auth/session", auth_session, methods=["GET"]),
         Route("/auth/confirm", auth_confirm, methods=["POST"]),
         Route("/auth/sign-out", sign_out, methods=["POST"]),
