@@ -56,3 +56,19 @@ def check_response(response: httpx.Response) -> None:
     check_error(body["error"])
     expected = ERROR_STATUSES[body["error"]["status"]]
     assert response.status_code == expected, f"{response.status_code} for {body!r}"
+
+
+# Lines a client's text may not start in the server's log (hostile values carry them after a
+# line break: tests/support/fuzz_values.EDGE_STRINGS).
+FORGED_LINES = ("Injected: log line", "Bcc: evil@example.com")
+
+
+def check_log_lines(log: str) -> None:
+    forged = [line for line in log.splitlines() if line.startswith(FORGED_LINES)]
+    assert not forged, f"a client's text forged log lines: {forged!r}"
+
+
+def check_mails(mails: list[dict[str, Any]]) -> None:
+    """A mail's subject is one line: a client's CR/LF in it would forge headers."""
+    broken = [m["subject"] for m in mails if "\r" in m["subject"] or "\n" in m["subject"]]
+    assert not broken, f"a line break reached a mail subject: {broken!r}"

@@ -124,6 +124,7 @@ class Target:
     other: Person
     log: LogWatch
     renewals: int = field(default=0)
+    seen_mails: set[tuple[str, str, str]] = field(default_factory=set)
 
     def __repr__(self) -> str:  # short, in hypothesis's reports
         return f"Target({self.server.url})"
@@ -184,6 +185,15 @@ class Target:
         except TimeoutError:
             return NoAck(f"no answer in {ack_seconds} s")
 
+    async def new_mails(self) -> list[dict[str, Any]]:
+        """Mails put in the dev outbox since the last look (newest 100 are looked at)."""
+        reply = await self.http.get("/dev/outbox")
+        reply.raise_for_status()
+        mails: list[dict[str, Any]] = reply.json()["data"]
+        new = [m for m in mails if _mail_key(m) not in self.seen_mails]
+        self.seen_mails.update(_mail_key(m) for m in new)
+        return new
+
     async def renew(self) -> None:
         """A new person after an example ended the old one's session (or broke its socket)."""
         old = self.me
@@ -192,22 +202,27 @@ class Target:
         if old.sock.connected:
             await old.sock.disconnect()
 
-    def crash_log(self) -> str:
-        """What the server logged since the last look, if it logged an unhandled exception
-        (read once the log has stopped growing, so the whole traceback is in it)."""
-        if not self.log.crashed():
-            return ""
-        size = -1
-        while size != self.log.path.stat().st_size:
-            size = self.log.path.stat().st_size
-            time.sleep(LOG_QUIET_SECONDS)
-        return self.log.new_text()[-1500:]
+    def read_log(self) -> str:
+        """What the server logged since the last look; after a crash, read once the log has
+        stopped growing, so that the whole traceback is in it."""
+        if self.log.crashed():
+            size = -1
+            while size != self.log.path.stat().st_size:
+                size = self.log.path.stat().st_size
+                time.sleep(LOG_QUIET_SECONDS)
+        return self.log.new_text()
+
+
+def _mail_key(mail: dict[str, Any]) -> tuple[str, str, str]:
+    return (mail["to"], mail["subject"], mail["sentAt"])
 
 
 async def open_target(server: ServerProcess, runner: LoopThread) -> Target:
     http = httpx.AsyncClient(base_url=server.url, timeout=30)
     me, other = await new_person(server.url), await new_person(server.url)
-    return Target(server, runner, http, me, other, LogWatch(server.log_path))
+    target = Target(server, runner, http, me, other, LogWatch(server.log_path))
+    await target.new_mails()  # those of other tests are not this suite's
+    return target
 
 
 async def close_target(target: Target) -> None:

@@ -224,8 +224,7 @@ KNOWN_BY_NAME: dict[str, Callable[[], Strategy]] = {
     "version": lambda: st.sampled_from((*sorted(CONSENT_VERSIONS), "2000-01")),
     "sessionId": lambda: st.sampled_from(("cs_test_fuzz", "cs_" + "a" * 250)),
     "email": lambda: (
-        st.emails()
-        | st.sampled_from(("x@example.com.", "X@Example.COM", "a@b", "a\r\n@example.com"))
+        st.sampled_from(("hanako@example.jp", "X@Example.COM", "x@example.com.")) | st.emails()
     ),
     "hostname": lambda: st.sampled_from(("localhost", "example.com", "a" * 253)),
     "reason": lambda: st.sampled_from(("Changed my plans.", "都合により")),
@@ -250,8 +249,7 @@ def spoiled(valid: Strategy) -> Strategy:
     """A bad value in the place of a valid one: the valid one with a control character or a
     line break in it, an edge string, or anything else."""
     return st.one_of(
-        st.builds(splice, valid, st.sampled_from(CONTROL_CHARACTERS), st.integers(0, 20)),
-        st.builds(splice, valid, st.sampled_from(CONTROL_CHARACTERS), st.integers(0, 20)),
+        *[st.builds(splice, valid, st.sampled_from(CONTROL_CHARACTERS), st.integers(0, 20))] * 3,
         hostile_text(),
         st.sampled_from(HOSTILE_DAYS),
         SCALARS,
@@ -303,19 +301,20 @@ def _object(schema: Mapping[str, Any], defs: Mapping[str, Any], *, hostile: bool
     for name, sub in schema.get("properties", {}).items():
         shaped = from_schema(sub, defs, hostile=False)
         known = KNOWN_BY_NAME.get(name)
-        valid[name] = known() | shaped if known else shaped
+        valid[name] = known() if known else shaped  # known values reach the handler's work
         bad[name] = spoiled(valid[name]) | from_schema(sub, defs, hostile=True)
     required = set(schema.get("required", ()))
 
     def shaped_with(spoilt: str | None) -> Strategy:
-        values = {k: bad[k] if k == spoilt else v for k, v in valid.items()}
-        return st.fixed_dictionaries(
-            {k: v for k, v in values.items() if k in required or k == spoilt},
-            optional={k: v for k, v in values.items() if k not in required and k != spoilt},
-        )
+        """Every property (optional ones too, so the input is complete), one of them bad."""
+        return st.fixed_dictionaries({k: bad[k] if k == spoilt else v for k, v in valid.items()})
 
+    sparse = st.fixed_dictionaries(
+        {k: v for k, v in valid.items() if k in required},
+        optional={k: v for k, v in valid.items() if k not in required},
+    )
     if not hostile:
-        return shaped_with(None)
+        return shaped_with(None) | sparse
     extra = st.dictionaries(KEYS, JSON, min_size=1, max_size=2)
     return st.one_of(
         *(shaped_with(name) for name in sorted(valid)),
