@@ -46,6 +46,9 @@ from tests.support.fuzz_values import (
 )
 from tests.support.server import ServerProcess
 
+# Hostile values are large; hypothesis warns when it prints them in a failure report, and the
+# suite's warnings-as-errors would turn that into a FlakyStrategyDefinition hiding the failure.
+pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "30"))
 FUZZ = settings(
     max_examples=EXAMPLES,
