@@ -11,7 +11,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from realtime.contract import MAX_MESSAGE_BYTES
-from realtime.errors import FunctionError
+from realtime.errors import FunctionError, invalid_field
 
 # Our deepest legitimate body is an intake repeater inside a call
 # ({"data": {"data": {"intake.familyMembers": [{...}]}}}: about 6 levels); 32 is plenty, and
@@ -28,7 +28,9 @@ class BodyTooLarge(FunctionError):
     maps to 413; INVALID_ARGUMENT keeps clients from retrying it)."""
 
     def __init__(self) -> None:
-        super().__init__("INVALID_ARGUMENT", TOO_LARGE_MESSAGE)
+        super().__init__(
+            "INVALID_ARGUMENT", TOO_LARGE_MESSAGE, {"fields": {"body": TOO_LARGE_MESSAGE}}
+        )
 
     @property
     def http_status(self) -> int:
@@ -120,15 +122,15 @@ def json_depth_exceeds(value: Any, limit: int = MAX_JSON_DEPTH) -> bool:
 
 def parse_object(body: bytes) -> dict[str, Any]:
     """A JSON object of bounded depth, or INVALID_ARGUMENT (never a RecursionError)."""
-    too_deep = FunctionError("INVALID_ARGUMENT", TOO_DEEP_MESSAGE)
+    too_deep = invalid_field("body", TOO_DEEP_MESSAGE)
     try:
         parsed = json.loads(body)
     except RecursionError:
         raise too_deep from None
     except ValueError:
-        raise FunctionError("INVALID_ARGUMENT", NOT_AN_OBJECT_MESSAGE) from None
+        raise invalid_field("body", NOT_AN_OBJECT_MESSAGE) from None
     if not isinstance(parsed, dict):
-        raise FunctionError("INVALID_ARGUMENT", NOT_AN_OBJECT_MESSAGE)
+        raise invalid_field("body", NOT_AN_OBJECT_MESSAGE)
     if json_depth_exceeds(parsed):
         raise too_deep
     return parsed

@@ -9,7 +9,7 @@ settings' DEFAULT_CLINIC_ID and, for the service, that clinic's first entry alia
 from dataclasses import dataclass
 
 from realtime.contract import SERVICE_ALIASES
-from realtime.errors import FunctionError
+from realtime.errors import FunctionError, invalid_field
 from storage.db import AsyncSession
 from storage.models import Clinic
 from storage.repo_catalog import clinic_offers, get_clinic
@@ -32,7 +32,7 @@ async def resolve_entry(
 ) -> Entry:
     chosen = clinic_id or default_clinic_id
     if chosen is None:
-        raise FunctionError("INVALID_ARGUMENT", "Choose a clinic and a service first.")
+        raise invalid_field("clinicId", "Choose a clinic and a service first.")
     clinic = await get_clinic(session, clinic_id=chosen)
     if clinic is None:
         raise FunctionError("NOT_FOUND", "No such clinic.")

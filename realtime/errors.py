@@ -35,6 +35,12 @@ class FunctionError(Exception):
 INTERNAL_MESSAGE = "An internal error occurred."
 
 
+def invalid_field(field: str, message: str) -> FunctionError:
+    """INVALID_ARGUMENT naming the field at fault, as every refused input does
+    (docs/protocol.md, errors): clients show `details.fields` beside the field."""
+    return FunctionError("INVALID_ARGUMENT", message, {"fields": {field: message}})
+
+
 def internal_error() -> FunctionError:
     return FunctionError("INTERNAL", INTERNAL_MESSAGE)
 

@@ -13,7 +13,7 @@ from typing import Any, TypeVar, cast
 from pydantic import Field, ValidationError
 
 from realtime.dispatch import invalid_request
-from realtime.errors import FunctionError
+from realtime.errors import invalid_field
 from realtime.functions.inputs import Input
 
 NOT_AN_OBJECT = "The payload must be a JSON object."
@@ -64,7 +64,7 @@ def parse(model: type[Event], payload: object) -> Event:
     `model_validate` adds about 0.3 µs to every event (docs/benchmarks.md, "Changes made to
     the server")."""
     if not isinstance(payload, dict):
-        raise FunctionError("INVALID_ARGUMENT", NOT_AN_OBJECT)
+        raise invalid_field("payload", NOT_AN_OBJECT)
     try:
         return cast(Event, model.__pydantic_validator__.validate_python(payload))
     except ValidationError as exc:

@@ -15,7 +15,7 @@ from realtime.bodies import parse_object
 from realtime.contract import SERVER_PATH_PREFIXES
 from realtime.cross_site import refuse_cross_site
 from realtime.dispatch import CallContext, dispatch
-from realtime.errors import DEPENDENCY_ERRORS, FunctionError, unexpected_error
+from realtime.errors import DEPENDENCY_ERRORS, FunctionError, invalid_field, unexpected_error
 from realtime.files import file_on_disk, full_path, metadata
 from realtime.identity import Identity
 from realtime.jobs import JOBS
@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 HEALTH_TIMEOUT_SECONDS = 2.0
 # Paths that are never the client's (contract.json): an unknown one is a 404, not the app shell.
 API_PREFIXES = SERVER_PATH_PREFIXES
+NOT_AN_OBJECT = "The body must be a JSON object."
 
 
 def state_of(request: Request) -> AppState:
@@ -62,7 +63,13 @@ async def on_unexpected_error(request: Request, exc: Exception) -> Response:
     return error_response(unexpected_error(exc))
 
 
+async def not_found(request: Request, exc: Exception) -> Response:
+    """A path no route matches (one with a line break in it, say): the error format too."""
+    return error_response(FunctionError("NOT_FOUND", "Not found."))
+
+
 EXCEPTION_HANDLERS: dict[Any, Any] = {
+    404: not_found,
     FunctionError: on_function_error,
     **dict.fromkeys(DEPENDENCY_ERRORS, on_dependency_error),
     Exception: on_unexpected_error,
@@ -92,7 +99,7 @@ async def read_data(request: Request) -> Any:
     """The `data` of a `{"data": ...}` body, or INVALID_ARGUMENT."""
     parsed = await read_object(request)
     if "data" not in parsed:
-        raise FunctionError("INVALID_ARGUMENT", "The body must be a JSON object with data.")
+        raise invalid_field("data", "The body must be a JSON object with data.")
     return parsed["data"]
 
 
@@ -225,7 +232,7 @@ def aware_time(value: object) -> datetime:
     except ValueError:
         parsed = None
     if parsed is None or parsed.tzinfo is None:
-        raise FunctionError("INVALID_ARGUMENT", "now must be ISO-8601 with an offset.")
+        raise invalid_field("now", "now must be ISO-8601 with an offset.")
     return parsed
 
 
@@ -304,7 +311,9 @@ def _file(path: Any) -> Any:
 
 def routes(state: AppState) -> list[BaseRoute]:
     api: list[BaseRoute] = [
-        Route("/functions/{name}", call_function, methods=["POST"]),
+        # Any name, "/" included: an unknown one is NOT_FOUND in the error format, not the
+        # client's plain-text 405.
+        Route("/functions/{name:path}", call_function, methods=["POST"]),
         Route("/auth/session", auth_session, methods=["GET"]),
         Route("/auth/confirm", auth_confirm, methods=["POST"]),
         Route("/auth/sign-out", sign_out, methods=["POST"]),

@@ -94,7 +94,8 @@ def match(path: object) -> Match:
             found = regex.fullmatch(path)
             if found:
                 return Match(path=path, rule=rule, params=found.groupdict())
-    raise FunctionError("INVALID_ARGUMENT", "Unknown document path.", {"path": path})
+    message = "Unknown document path."
+    raise FunctionError("INVALID_ARGUMENT", message, {"path": path, "fields": {"path": message}})
 
 
 def authorize(

@@ -31,7 +31,7 @@ from socketio import packet
 
 from realtime.bodies import MAX_JSON_DEPTH, json_depth_exceeds
 from realtime.budget import EventBudget, Verdict
-from realtime.errors import FunctionError
+from realtime.errors import FunctionError, invalid_field
 from realtime.push import NAMESPACE
 from realtime.ratelimit import TOO_MANY
 
@@ -74,15 +74,18 @@ class ReadablePacket(socketio.packet.Packet):  # type: ignore[misc]
 def screen(data: object, known: Container[str]) -> FunctionError | None:
     """Why an admitted-by-budget event is refused, or None to pass it to its handler."""
     if isinstance(data, Unreadable):
-        return FunctionError("INVALID_ARGUMENT", data.reason)
+        return invalid_field("payload", data.reason)
     if not isinstance(data, list) or not data or not isinstance(data[0], str):
-        return FunctionError("INVALID_ARGUMENT", UNREADABLE)
+        return invalid_field("event", UNREADABLE)
     if data[0] in socketio.AsyncServer.reserved_events or data[0] not in known:
-        return FunctionError("INVALID_ARGUMENT", "Unknown event.", {"event": data[0][:64]})
+        unknown = "Unknown event."
+        return FunctionError(
+            "INVALID_ARGUMENT", unknown, {"event": data[0][:64], "fields": {"event": unknown}}
+        )
     if len(data) > 2:
-        return FunctionError("INVALID_ARGUMENT", "An event carries at most one payload.")
+        return invalid_field("payload", "An event carries at most one payload.")
     if len(data) == 2 and json_depth_exceeds(data[1]):
-        return FunctionError("INVALID_ARGUMENT", TOO_DEEP)
+        return invalid_field("payload", TOO_DEEP)
     return None
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from realtime.contract import LOCALES
-from realtime.errors import FunctionError
+from realtime.errors import FunctionError, invalid_field
 from realtime.intake.validate import IntakeContext, Problem, check_path
 from realtime.text import CONTROL_CHARACTERS, clean, refusal_text
 
@@ -104,9 +104,9 @@ def validate_changes(
 ) -> dict[str, Any]:
     """Path -> value to store; the whole update is refused naming every bad field."""
     if not isinstance(data, dict) or not data:
-        raise FunctionError("INVALID_ARGUMENT", "An update needs at least one field.")
+        raise invalid_field("data", "An update needs at least one field.")
     if len(data) > MAX_FIELDS_PER_UPDATE:
-        raise FunctionError("INVALID_ARGUMENT", "Too many fields in one update.")
+        raise invalid_field("data", "Too many fields in one update.")
     if context is not None and not context.editable:
         raise FunctionError(
             "INVALID_ARGUMENT",

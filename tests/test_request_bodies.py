@@ -15,7 +15,13 @@ CHUNK = b"x" * 65536
 BODY_ROUTES = ["/functions/contact-send", "/stripe/webhook", "/auth/confirm", "/dev/token"]
 # 300 MB where the attack was seen; less elsewhere (the same middleware; less CPU).
 HUGE = {"/functions/contact-send": 300 * MIB, "/stripe/webhook": 300 * MIB}
-TOO_LARGE = {"error": {"status": "INVALID_ARGUMENT", "message": "The request is too large."}}
+TOO_LARGE = {
+    "error": {
+        "status": "INVALID_ARGUMENT",
+        "message": "The request is too large.",
+        "details": {"fields": {"body": "The request is too large."}},
+    }
+}
 
 
 async def huge_body(size: int) -> AsyncIterator[bytes]:

@@ -31,7 +31,7 @@ from realtime.collections import document_data
 from realtime.days import OUT_OF_RANGE, in_range
 from realtime.dispatch import CallContext, callable_function
 from realtime.documents import push_row
-from realtime.errors import FunctionError
+from realtime.errors import FunctionError, invalid_field
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
 from realtime.intake.validate import missing_answers
@@ -67,11 +67,9 @@ def _day(value: str, field: str) -> date:
     try:
         day = date.fromisoformat(value)
     except ValueError:
-        raise FunctionError(
-            "INVALID_ARGUMENT", "Dates are YYYY-MM-DD.", {"fields": {field: "YYYY-MM-DD"}}
-        ) from None
+        raise invalid_field(field, "Dates are YYYY-MM-DD.") from None
     if not in_range(day):
-        raise FunctionError("INVALID_ARGUMENT", OUT_OF_RANGE, {"fields": {field: OUT_OF_RANGE}})
+        raise invalid_field(field, OUT_OF_RANGE)
     return day
 
 
@@ -124,9 +122,7 @@ async def vacancies_read(context: CallContext, request: VacanciesRead) -> dict[s
     who = require_identity(context.identity)
     first, last = _day(request.from_, "from"), _day(request.to, "to")
     if last < first or (last - first).days > MAX_RANGE_DAYS:
-        raise FunctionError(
-            "INVALID_ARGUMENT", f"Ask for at most {MAX_RANGE_DAYS} days, from before to."
-        )
+        raise invalid_field("to", f"Ask for at most {MAX_RANGE_DAYS} days, from before to.")
     state = context.state
     async with autocommit(state.db) as session:  # reads that need no snapshot
         found = await state.caches.catalogs.get(session, request.clinicId)
