@@ -85,8 +85,13 @@ async def test_deeply_nested_json_is_invalid_argument(base_url: str, path: str, 
     async with httpx.AsyncClient(base_url=base_url) as http:
         reply = await http.post(path, content=body, headers={"Content-Type": "application/json"})
     assert reply.status_code == 400
+    message = "The body nests deeper than 32 levels."
     assert reply.json() == {
-        "error": {"status": "INVALID_ARGUMENT", "message": "The body nests deeper than 32 levels."}
+        "error": {
+            "status": "INVALID_ARGUMENT",
+            "message": message,
+            "details": {"fields": {"body": message}},
+        }
     }
 
 

@@ -79,8 +79,13 @@ async def test_a_payload_that_is_no_object_is_refused(
 ) -> None:
     async with connect(base_url, alice.token) as sock:
         reply = await sock.request(event, payload)
+    message = "The payload must be a JSON object."
     assert reply == {
-        "error": {"status": "INVALID_ARGUMENT", "message": "The payload must be a JSON object."}
+        "error": {
+            "status": "INVALID_ARGUMENT",
+            "message": message,
+            "details": {"fields": {"payload": message}},
+        }
     }
 
 
