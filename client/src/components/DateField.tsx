@@ -21,7 +21,7 @@ import {
   pickDate,
   type DateBounds,
 } from '../intake';
-import { FieldLabel } from './IntakeField';
+import { FieldLabel } from './FieldParts';
 
 /** Typed input is read this long after the last keystroke (spec section 9). */
 export const DATE_INPUT_DEBOUNCE_MS = 1000;

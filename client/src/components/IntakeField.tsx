@@ -17,6 +17,7 @@ import {
 } from '../intake';
 import type { Locale } from '../i18n/locale';
 import { DateField } from './DateField';
+import { FieldError, FieldLabel, RequiredMark } from './FieldParts';
 import { TransferList } from './TransferList';
 
 export interface FieldControlProps {
@@ -36,39 +37,6 @@ export interface FieldControlProps {
   today: string;
   /** Shown inside the field's group after the options (the "other" free text). */
   children?: ReactNode;
-}
-
-/** The pink asterisk after a required field's label or legend (its meaning is aria-required). */
-export function RequiredMark() {
-  return (
-    <span className="required-mark" aria-hidden="true">
-      *
-    </span>
-  );
-}
-
-/**
- * A field's label with the pink asterisk right after it (outside the `<label>`, so the label's
- * text is exactly the definition's).
- */
-export function FieldLabel({ id, htmlFor, label, required }: { id?: string; htmlFor: string; label: string; required: boolean }) {
-  return (
-    <div className="label-row">
-      <label id={id} htmlFor={htmlFor}>
-        {label}
-      </label>
-      {required && <RequiredMark />}
-    </div>
-  );
-}
-
-export function FieldError({ id, issue }: { id: string; issue: string | null }) {
-  if (issue === null) return null;
-  return (
-    <p id={id} role="alert" className="error-text">
-      {issue}
-    </p>
-  );
 }
 
 const optionKey = (value: OptionValue) => `${typeof value}:${String(value)}`;

@@ -20,7 +20,8 @@ import {
   type FieldDef,
   type FormItem,
 } from '../intake';
-import { FieldControl, FieldError, RequiredMark } from './IntakeField';
+import { FieldError, RequiredMark } from './FieldParts';
+import { FieldControl } from './IntakeField';
 
 export interface RepeaterFieldProps {
   field: FieldDef;

@@ -7,7 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '../i18n/locale';
 import { OTHER, type OptionDef, type OptionValue } from '../intake';
-import { FieldError, RequiredMark } from './IntakeField';
+import { FieldError, RequiredMark } from './FieldParts';
 
 export interface TransferListProps {
   id: string;

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { FieldError, FieldLabel } from '../components/IntakeField';
+import { FieldError, FieldLabel } from '../components/FieldParts';
 import { Screen } from '../components/ScreenPlaceholder';
 import { definitionMessage } from '../intake';
 import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
