@@ -14,13 +14,13 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import '../booking/booking.css';
-import { BookingCalendar } from '../components/BookingCalendar';
-import { BookingTakenAlert, type TakenNotice } from '../components/BookingTakenAlert';
-import { useCounselorName } from '../components/BookingSummary';
+import { BookingCalendar } from '../booking/BookingCalendar';
+import { BookingTakenAlert, type TakenNotice } from '../booking/BookingTakenAlert';
+import { useCounselorName } from '../booking/BookingSummary';
 import { Loading } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
-import { StepProgress } from '../components/StepProgress';
-import { useIntake } from '../components/useIntake';
+import { StepProgress } from '../intake/StepProgress';
+import { useIntake } from '../intake/useIntake';
 import {
   clampMonth,
   gestationWeeksOf,

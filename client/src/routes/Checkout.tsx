@@ -8,11 +8,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
-import { BookingSummary } from '../components/BookingSummary';
-import { HoldCountdown } from '../components/HoldCountdown';
+import { BookingSummary } from '../booking/BookingSummary';
+import { HoldCountdown } from '../booking/HoldCountdown';
 import { Loading } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
-import { useIntake } from '../components/useIntake';
+import { useIntake } from '../intake/useIntake';
 import { formatPrice } from '../booking/format';
 import { bookedTime } from '../booking/hold';
 import { browser } from '../booking/navigation';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Loading } from '../components/Loading';
 import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
-import { entryFromQuery, SignInPanel } from '../components/SignInPanel';
+import { entryFromQuery, SignInPanel } from '../auth/SignInPanel';
 import { useQueryLocale } from '../i18n/useQueryLocale';
 import { callFunction, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';

@@ -6,12 +6,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { BookingSummary } from '../components/BookingSummary';
-import { CancelDialog } from '../components/CancelDialog';
+import { BookingSummary } from '../booking/BookingSummary';
+import { CancelDialog } from '../booking/CancelDialog';
 import { Loading } from '../components/Loading';
 import { ReturnHomeCountdown } from '../components/ReturnHomeCountdown';
 import { Screen } from '../components/ScreenPlaceholder';
-import { useIntake } from '../components/useIntake';
+import { useIntake } from '../intake/useIntake';
 import { bookedTime } from '../booking/hold';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';

@@ -4,11 +4,11 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { analytics } from '../analytics';
 import { emailForSignIn, forgetEmailForSignIn, isLinkInvalid, signInEntry } from '../auth/emailLink';
 import { auth } from '../auth/session';
-import { CheckInbox } from '../components/CheckInbox';
-import { EmailForm } from '../components/EmailForm';
-import { nextPathAfterSignIn } from '../components/RequireAuth';
+import { CheckInbox } from '../auth/CheckInbox';
+import { EmailForm } from '../auth/EmailForm';
+import { nextPathAfterSignIn } from '../auth/RequireAuth';
 import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
-import { useSignInLink } from '../components/useSignInLink';
+import { useSignInLink } from '../auth/useSignInLink';
 import { errorMessageKey } from '../realtime';
 
 type Phase =

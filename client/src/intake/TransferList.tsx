@@ -6,8 +6,8 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '../i18n/locale';
-import { OTHER, type OptionDef, type OptionValue } from '../intake';
-import { FieldError, RequiredMark } from './FieldParts';
+import { OTHER, type OptionDef, type OptionValue } from './index';
+import { FieldError, RequiredMark } from '../components/FieldParts';
 
 export interface TransferListProps {
   id: string;

@@ -6,13 +6,13 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
-import { definitionMessage, isStepApplicable, nextRoute, stepById, type FormValue } from '../intake';
+import { definitionMessage, isStepApplicable, nextRoute, stepById, type FormValue } from './index';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';
 import { ConsentGate } from './ConsentGate';
-import { Loading } from './Loading';
+import { Loading } from '../components/Loading';
 import { SaveStatusLine } from './SaveStatusLine';
-import { Screen } from './ScreenPlaceholder';
+import { Screen } from '../components/ScreenPlaceholder';
 import { StepForm } from './StepForm';
 import { StepProgress } from './StepProgress';
 import { useIntake } from './useIntake';

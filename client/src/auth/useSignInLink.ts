@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { rememberEmailForSignIn, type SignInEntry } from '../auth/emailLink';
+import { rememberEmailForSignIn, type SignInEntry } from './emailLink';
 import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';

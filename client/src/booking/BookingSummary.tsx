@@ -3,9 +3,9 @@
  * counselor, and optionally the language of the e-mails.
  */
 import { useTranslation } from 'react-i18next';
-import '../booking/booking.css';
-import { counselorName, formatDay, timeZoneName } from '../booking/format';
-import type { BookedTime } from '../booking/hold';
+import './booking.css';
+import { counselorName, formatDay, timeZoneName } from './format';
+import type { BookedTime } from './hold';
 import { isLocale, type Locale } from '../i18n/locale';
 import { useAppStore } from '../store';
 import { selectClinic } from '../store/selectors';

@@ -2,7 +2,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Locale } from '../i18n/locale';
-import { applicableSteps, APPOINTMENT_ROUTE, REVIEW_ROUTE, type Scope } from '../intake';
+import { applicableSteps, APPOINTMENT_ROUTE, REVIEW_ROUTE, type Scope } from './index';
 
 export function StepProgress({ current, scope, locale }: { current: string; scope: Scope; locale: Locale }) {
   const { t } = useTranslation(['intake', 'routes']);

@@ -16,11 +16,11 @@
  */
 import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import '../booking/booking.css';
-import { addMonths, dayStatus, monthGrid, monthOf, type DayStatus, type PregnancyWindow } from '../booking/calendar';
-import { fullDay, monthTitle, weekdayNames } from '../booking/format';
-import type { PlacedSlot } from '../booking/slots';
-import { swipeDirection, type TouchPoint } from '../booking/swipe';
+import './booking.css';
+import { addMonths, dayStatus, monthGrid, monthOf, type DayStatus, type PregnancyWindow } from './calendar';
+import { fullDay, monthTitle, weekdayNames } from './format';
+import type { PlacedSlot } from './slots';
+import { swipeDirection, type TouchPoint } from './swipe';
 import { addDays, weekday } from '../intake/dates';
 import type { Locale } from '../i18n/locale';
 

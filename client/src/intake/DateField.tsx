@@ -20,8 +20,8 @@ import {
   parseTypedDate,
   pickDate,
   type DateBounds,
-} from '../intake';
-import { FieldLabel } from './FieldParts';
+} from './index';
+import { FieldLabel } from '../components/FieldParts';
 
 /** Typed input is read this long after the last keystroke (spec section 9). */
 export const DATE_INPUT_DEBOUNCE_MS = 1000;

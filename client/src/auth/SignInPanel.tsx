@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import type { SignInEntry } from '../auth/emailLink';
+import type { SignInEntry } from './emailLink';
 import { useAppStore, type LoginNotice } from '../store';
 import { selectAuthUser, selectLoginNotice } from '../store/selectors';
 import { CheckInbox } from './CheckInbox';

@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ModalDialog } from '../presence/ModalDialog';
+import { ModalDialog } from './ModalDialog';
 
 export interface OfflineDialogProps {
   /** A retry is under way: the button shows a spinner (and stays focusable). */

@@ -5,7 +5,7 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '../i18n/locale';
-import { definition } from '../intake';
+import { definition } from './index';
 import { callFunction, errorMessageKey } from '../realtime';
 
 export interface ConsentGateProps {

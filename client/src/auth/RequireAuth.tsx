@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAppStore } from '../store';
 import { selectAuthReady, selectIsSignedIn } from '../store/selectors';
-import { Loading } from './Loading';
+import { Loading } from '../components/Loading';
 
 /** Query parameter of `/` that names where to go after signing in. */
 export const NEXT_PARAM = 'next';

@@ -8,11 +8,11 @@
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import '../booking/booking.css';
-import { bookedTime, holdRefusal, liveHold } from '../booking/hold';
-import { priceOf } from '../booking/payment';
-import { useHoldRenewal } from '../booking/useHoldRenewal';
-import { useNow } from '../booking/useNow';
+import './booking.css';
+import { bookedTime, holdRefusal, liveHold } from './hold';
+import { priceOf } from './payment';
+import { useHoldRenewal } from './useHoldRenewal';
+import { useNow } from './useNow';
 import type { Locale } from '../i18n/locale';
 import { APPOINTMENT_ROUTE, definition, definitionMessage } from '../intake';
 import { callFunction, errorMessageKey, FunctionsError } from '../realtime';

@@ -14,10 +14,10 @@ import {
   type FieldDef,
   type OptionDef,
   type OptionValue,
-} from '../intake';
+} from './index';
 import type { Locale } from '../i18n/locale';
 import { DateField } from './DateField';
-import { FieldError, FieldLabel, RequiredMark } from './FieldParts';
+import { FieldError, FieldLabel, RequiredMark } from '../components/FieldParts';
 import { TransferList } from './TransferList';
 
 export interface FieldControlProps {

@@ -15,7 +15,7 @@ import {
   type Category,
   type FieldDef,
   type StepDef,
-} from '../intake';
+} from './index';
 
 interface Display {
   locale: Locale;

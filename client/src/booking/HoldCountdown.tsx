@@ -5,8 +5,8 @@
  */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import '../booking/booking.css';
-import { formatMmSs, secondsLeft } from '../booking/hold';
+import './booking.css';
+import { formatMmSs, secondsLeft } from './hold';
 
 const WARNING_SECONDS = 60;
 

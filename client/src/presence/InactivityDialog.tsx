@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ModalDialog } from '../presence/ModalDialog';
+import { ModalDialog } from './ModalDialog';
 
 export interface InactivityDialogProps {
   secondsLeft: number;

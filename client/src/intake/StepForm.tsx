@@ -29,7 +29,7 @@ import {
   type FormValue,
   type FormValues,
   type StepDef,
-} from '../intake';
+} from './index';
 import { errorMessageKey, FunctionsError, outbox } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';

@@ -13,7 +13,7 @@ import type { Locale } from '../i18n/locale';
 import type { SessionNotice } from '../realtime/events';
 import { useAppStore } from '../store';
 import type { AuthUser } from '../store/types';
-import { PresenceContext, type PresenceDeps } from './deps';
+import { PresenceContext, type PresenceDeps } from '../presence/deps';
 
 export const hanako: AuthUser = { uid: 'u1', email: 'hanako@example.com', role: 'client', clinicId: null };
 

@@ -19,8 +19,8 @@ import {
   type Category,
   type FieldDef,
   type FormItem,
-} from '../intake';
-import { FieldError, RequiredMark } from './FieldParts';
+} from './index';
+import { FieldError, RequiredMark } from '../components/FieldParts';
 import { FieldControl } from './IntakeField';
 
 export interface RepeaterFieldProps {

@@ -6,9 +6,9 @@
 import { act, waitFor } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import { useAppStore } from '../store';
-import { pushAppointment, seedAppointment, type SeedOptions } from '../test/intake';
-import { liveMonths, vacanciesPath } from './liveMonths';
-import type { Slot } from './slots';
+import { pushAppointment, seedAppointment, type SeedOptions } from './intake';
+import { liveMonths, vacanciesPath } from '../booking/liveMonths';
+import type { Slot } from '../booking/slots';
 
 export const CLINIC_ZONE = 'Asia/Tokyo';
 

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakePresence, hanako, renderLayout } from '../presence/testing';
+import { fakePresence, hanako, renderLayout } from '../test/presence';
 import { useAppStore } from '../store';
 
 let view: ReturnType<typeof renderLayout> | undefined;

@@ -4,8 +4,8 @@
  * the nearest free times as buttons that choose them.
  */
 import { useTranslation } from 'react-i18next';
-import { formatDay } from '../booking/format';
-import type { PlacedSlot } from '../booking/slots';
+import { formatDay } from './format';
+import type { PlacedSlot } from './slots';
 import type { Locale } from '../i18n/locale';
 
 export interface TakenNotice {
