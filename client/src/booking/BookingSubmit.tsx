@@ -20,6 +20,7 @@ import { useAppStore } from '../store';
 import { selectService } from '../store/selectors';
 import { BookingSummary } from './BookingSummary';
 import { HoldCountdown } from './HoldCountdown';
+import { isRecord } from '../isRecord';
 
 export interface BookingSubmitProps {
   appointmentId: string;
@@ -38,10 +39,6 @@ type SubmitProblem =
   | { kind: 'missing'; steps: { id: string; title: string; route: string | null }[] }
   | { kind: 'holdExpired' }
   | { kind: 'other'; message: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function BookingSubmit({ appointmentId, document, timeZone, locale, ready, explain, onTermsRefused }: BookingSubmitProps) {
   const { t } = useTranslation(['booking', 'intake', 'errors']);

@@ -6,6 +6,7 @@
  * Every day and time is the CLINIC's: a slot belongs to the calendar day of its start in the
  * clinic's time zone, whatever the browser's zone. Pure functions; the zone is always passed in.
  */
+import { isRecord } from '../isRecord';
 
 export interface Slot {
   /** ISO-8601 with an offset, as the server sends it. */
@@ -31,10 +32,6 @@ export interface PlacedSlot extends Slot {
 
 /** Counselor choice meaning "the first free counselor of the slot" (appointment-hold). */
 export const ANY_COUNSELOR = 'any';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The instant of an ISO string, or NaN. */
 export function instantOf(iso: string): number {

@@ -3,7 +3,8 @@
  * category and consent version, the clinic's time zone and today's date there.
  */
 import { useMemo } from 'react';
-import { isCategory, isRecord, scopeOf, todayIn, type Category, type Scope } from './index';
+import { isRecord } from '../isRecord';
+import { isCategory, scopeOf, todayIn, type Category, type Scope } from './index';
 import { useAppStore } from '../store';
 import { selectAppointment, selectClinic, selectService } from '../store/selectors';
 

@@ -55,6 +55,7 @@ import { applicableSteps, APPOINTMENT_ROUTE, getPath, REVIEW_ROUTE } from '../in
 import { callFunction, errorMessageKey, FunctionsError, outbox } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale, selectService } from '../store/selectors';
+import { isRecord } from '../isRecord';
 
 /** The service's booking horizon when service-read does not give one (the server's default). */
 const DEFAULT_HORIZON_DAYS = 60;
@@ -68,10 +69,6 @@ interface ChoiceValues {
 }
 
 type FirstRead = { status: 'loading' } | { status: 'done'; firstDay: string | null } | { status: 'failed' };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export default function Appointment() {
   const { t } = useTranslation(['routes', 'intake', 'booking']);

@@ -22,10 +22,7 @@ import { isLocale } from '../i18n/locale';
 import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale, selectService } from '../store/selectors';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../isRecord';
 
 export default function Checkout() {
   const { t } = useTranslation(['routes', 'booking', 'intake', 'errors']);

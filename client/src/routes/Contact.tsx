@@ -17,6 +17,7 @@ import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { selectAppointment, selectAuthUser, selectLocale } from '../store/selectors';
 import { isValidEmail, normalizeEmail } from '../validation/email';
+import { isRecord } from '../isRecord';
 
 export interface ContactValues {
   name: string;
@@ -34,10 +35,6 @@ export const MAX_LENGTHS: Record<ContactField, number> = { name: 200, email: 254
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The server's codes for a refused field (docs/protocol.md, contact-send and "Callables"). */
 type RefusalCode = 'required' | 'email' | 'controlCharacters';

@@ -17,6 +17,7 @@ import { errorFromWire } from '../realtime/errors';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';
 import NotFound from './NotFound';
+import { isRecord } from '../isRecord';
 
 /** The part of the stored-file metadata (spec section 3) this page shows. */
 export interface FileMetadata {
@@ -25,10 +26,6 @@ export interface FileMetadata {
   contentType: string | null;
   contentLanguage: string | null;
   updated: string | null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const optionalText = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
