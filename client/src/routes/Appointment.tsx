@@ -21,6 +21,7 @@ import { Loading } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
 import { StepProgress } from '../intake/StepProgress';
 import { useIntake } from '../intake/useIntake';
+import { WhenIntakeReady } from '../intake/WhenIntakeReady';
 import {
   clampMonth,
   gestationWeeksOf,
@@ -75,35 +76,28 @@ export default function Appointment() {
   const intake = useIntake();
   const title = t('routes:bookingAppointment.title');
   const lead = t('routes:bookingAppointment.description');
-  if (intake.status !== 'ready') {
-    return (
-      <Screen title={title} lead={lead}>
-        {intake.status === 'loading' ? (
-          <Loading />
-        ) : (
-          <p role="alert" className="notice">
-            {t('intake:serviceUnavailable')}
-          </p>
-        )}
-      </Screen>
-    );
-  }
-  const status = intake.document.status;
   return (
-    <Screen title={title} lead={lead}>
-      {status === 'draft' ? (
-        <Picker
-          appointmentId={intake.appointmentId}
-          appointmentPath={intake.appointmentPath}
-          document={intake.document}
-          scope={intake.scope}
-          timeZone={intake.timeZone}
-          today={intake.today}
-        />
-      ) : (
-        <NotChangeable status={status} />
-      )}
-    </Screen>
+    <WhenIntakeReady intake={intake} title={title} lead={lead}>
+      {(intake) => {
+        const status = intake.document.status;
+        return (
+          <Screen title={title} lead={lead}>
+            {status === 'draft' ? (
+              <Picker
+                appointmentId={intake.appointmentId}
+                appointmentPath={intake.appointmentPath}
+                document={intake.document}
+                scope={intake.scope}
+                timeZone={intake.timeZone}
+                today={intake.today}
+              />
+            ) : (
+              <NotChangeable status={status} />
+            )}
+          </Screen>
+        );
+      }}
+    </WhenIntakeReady>
   );
 }
 
