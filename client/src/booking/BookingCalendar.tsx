@@ -14,14 +14,14 @@
  * arrive, the focused day becomes choosable where it is. Only the screen's first look-up,
  * before any month was shown, has the status line alone.
  */
-import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
+import { useId, useRef, useState, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import './booking.css';
+import { CalendarGrid, type GridDay } from '../components/CalendarGrid';
 import { addMonths, dayStatus, monthGrid, monthOf, type DayStatus, type PregnancyWindow } from './calendar';
 import { fullDay, monthTitle, weekdayNames } from './format';
 import type { PlacedSlot } from './slots';
 import { swipeDirection, type TouchPoint } from './swipe';
-import { addDays, weekday } from '../intake/dates';
 import type { Locale } from '../i18n/locale';
 
 export interface BookingCalendarProps {
@@ -43,10 +43,9 @@ export function BookingCalendar(props: BookingCalendarProps) {
   const { month, range, onMonthChange, today, byDay, window, selected, onSelect, loading, locale } = props;
   const { t } = useTranslation('booking');
   const headingId = useId();
-  const gridRef = useRef<HTMLTableElement>(null);
   const touch = useRef<TouchPoint | null>(null);
   const [focused, setFocused] = useState<string | null>(null);
-  const moved = useRef(false);
+  const movedRef = useRef(false);
   // The grid appears once the first month is in, then stays (busy while a month loads).
   const [gridShown, setGridShown] = useState(!loading);
   if (!loading && !gridShown) setGridShown(true);
@@ -62,16 +61,6 @@ export function BookingCalendar(props: BookingCalendarProps) {
         ? selected
         : (days.find((day) => status(day) === 'available') ?? (monthOf(today) === month ? today : month));
 
-  // After a key moved to a day (maybe in another month, still loading): focus it in the same
-  // commit, before the browser handles the next key.
-  useLayoutEffect(() => {
-    if (!moved.current || focused === null) return;
-    const button = gridRef.current?.querySelector<HTMLButtonElement>(`[data-day="${focused}"]`);
-    if (!button) return;
-    moved.current = false;
-    if (button !== button.ownerDocument.activeElement) button.focus();
-  }, [focused, month, gridShown]);
-
   const canShow = (target: string) => target >= range.first && target <= range.last;
 
   const goToMonth = (delta: number) => {
@@ -79,31 +68,14 @@ export function BookingCalendar(props: BookingCalendarProps) {
     if (canShow(target)) onMonthChange(target);
   };
 
-  const moveTo = (day: string) => {
+  // A key of the grid leads to a day: it becomes the tab stop (its month shown, maybe still
+  // loading) unless its month is out of range.
+  const moveTo = (day: string): boolean => {
     const target = monthOf(day);
-    if (!canShow(target)) return;
-    moved.current = true;
+    if (!canShow(target)) return false;
     setFocused(day);
     if (target !== month) onMonthChange(target);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
-    const from = focused !== null && monthOf(focused) === month ? focused : tabStop;
-    const steps: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
-    const step = steps[event.key];
-    let target: string | null = null;
-    if (step !== undefined) target = addDays(from, step);
-    else if (event.key === 'Home') target = addDays(from, -weekday(from));
-    else if (event.key === 'End') target = addDays(from, 6 - weekday(from));
-    else if (event.key === 'PageUp' || event.key === 'PageDown') {
-      const delta = event.key === 'PageUp' ? -1 : 1;
-      const targetMonth = addMonths(month, delta);
-      const day = Math.min(Number(from.slice(8)), 28);
-      target = `${targetMonth.slice(0, 8)}${String(day).padStart(2, '0')}`;
-    }
-    if (target === null) return;
-    event.preventDefault();
-    moveTo(target);
+    return true;
   };
 
   const onTouchStart = (event: TouchEvent) => {
@@ -125,6 +97,19 @@ export function BookingCalendar(props: BookingCalendarProps) {
     unavailable: t('calendar.noTimes'),
     outsideWindow: t('calendar.outsideWindow'),
     pending: t('calendar.pending'),
+  };
+
+  const gridDay = (day: string): GridDay | null => {
+    const dayState = status(day);
+    if (dayState === 'outside') return null;
+    const extra = suffix[dayState];
+    return {
+      className: `day ${dayState}${day === selected ? ' selected' : ''}`,
+      status: dayState,
+      disabled: dayState !== 'available',
+      current: day === today,
+      label: extra === undefined ? fullDay(day, locale) : `${fullDay(day, locale)}${t('calendar.separator')}${extra}`,
+    };
   };
 
   return (
@@ -157,67 +142,24 @@ export function BookingCalendar(props: BookingCalendarProps) {
         </button>
       </div>
       {gridShown && (
-        <table
-          ref={gridRef}
+        <CalendarGrid
+          month={month}
           className="booking-calendar-grid"
-          role="grid"
-          aria-labelledby={headingId}
-          aria-busy={loading ? true : undefined}
-          onKeyDown={onKeyDown}
-        >
-          <thead>
-            <tr>
-              {names.map((name) => (
-                <th key={name} scope="col" abbr={name}>
-                  {name}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {grid.map((week) => (
-              <tr key={week[0]}>
-                {week.map((day) => {
-                  const dayState = status(day);
-                  const number = Number(day.slice(8));
-                  if (dayState === 'outside') {
-                    return (
-                      <td key={day} role="gridcell" className="outside">
-                        <span className="day outside" aria-hidden="true">
-                          {number}
-                        </span>
-                      </td>
-                    );
-                  }
-                  const available = dayState === 'available';
-                  const extra = suffix[dayState];
-                  return (
-                    <td key={day} role="gridcell" aria-selected={day === selected}>
-                      <button
-                        type="button"
-                        data-day={day}
-                        data-status={dayState}
-                        className={`day ${dayState}${day === selected ? ' selected' : ''}`}
-                        tabIndex={day === tabStop ? 0 : -1}
-                        aria-disabled={available ? undefined : true}
-                        aria-current={day === today ? 'date' : undefined}
-                        aria-label={extra === undefined ? fullDay(day, locale) : `${fullDay(day, locale)}${t('calendar.separator')}${extra}`}
-                        onFocus={() => {
-                          if (focused !== day) setFocused(day);
-                        }}
-                        onClick={() => {
-                          if (available) onSelect(day);
-                        }}
-                      >
-                        {number}
-                      </button>
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          labelledBy={headingId}
+          busy={loading}
+          weekdays={names}
+          tabStop={tabStop}
+          selected={selected}
+          day={gridDay}
+          onMove={moveTo}
+          onPick={(day) => {
+            if (status(day) === 'available') onSelect(day);
+          }}
+          onFocusDay={(day) => {
+            if (focused !== day) setFocused(day);
+          }}
+          focusTabStopRef={movedRef}
+        />
       )}
       {/* Always there, so that the words put in it are announced. */}
       <p role="status" className="booking-calendar-status">

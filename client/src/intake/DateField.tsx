@@ -21,6 +21,7 @@ import {
   pickDate,
   type DateBounds,
 } from './index';
+import { CalendarGrid, type GridDay } from '../components/CalendarGrid';
 import { FieldLabel } from '../components/FieldParts';
 
 /** Typed input is read this long after the last keystroke (spec section 9). */
@@ -172,29 +173,16 @@ function Calendar({ id, value, bounds, locale, today, onPick, onClose }: Calenda
   const [focused, setFocused] = useState(() => initialFocus(value, bounds, today));
   const month = monthOf(focused);
   const grid = monthGrid(month);
-  const gridRef = useRef<HTMLTableElement>(null);
-  const moved = useRef(false);
-
-  useEffect(() => {
-    if (!moved.current) return;
-    gridRef.current?.querySelector<HTMLButtonElement>(`[data-day="${focused}"]`)?.focus();
-  }, [focused]);
+  // Set by a key of the grid, the month buttons and selects: focus goes to the day moved to.
+  const movedRef = useRef(false);
 
   const move = (day: string) => {
-    moved.current = true;
+    movedRef.current = true;
     setFocused(day);
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    const steps: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
-    const step = steps[event.key];
-    if (step !== undefined) {
-      event.preventDefault();
-      move(addDays(focused, step));
-    } else if (event.key === 'PageUp' || event.key === 'PageDown') {
-      event.preventDefault();
-      move(addMonths(monthOf(focused), event.key === 'PageUp' ? -1 : 1));
-    } else if (event.key === 'Escape') {
+    if (event.key === 'Escape') {
       event.preventDefault();
       onClose();
     }
@@ -254,44 +242,28 @@ function Calendar({ id, value, bounds, locale, today, onPick, onClose }: Calenda
           {t('date.close')}
         </button>
       </div>
-      <table ref={gridRef} className="calendar-grid" role="grid" aria-labelledby={headingId}>
-        <thead>
-          <tr>
-            {grid[0]?.map((day) => (
-              <th key={day} scope="col" abbr={weekdayName(day)}>
-                {weekdayName(day)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {grid.map((week) => (
-            <tr key={week[0]}>
-              {week.map((day) => {
-                const disabled = isDisabledDate(day, bounds);
-                const outside = monthOf(day) !== month;
-                return (
-                  <td key={day} role="gridcell" aria-selected={day === value}>
-                    <button
-                      type="button"
-                      data-day={day}
-                      className={`day${outside ? ' outside' : ''}${day === value ? ' selected' : ''}`}
-                      tabIndex={day === focused ? 0 : -1}
-                      aria-disabled={disabled || undefined}
-                      aria-label={disabled ? `${longDate(day)} (${t('date.unavailable')})` : longDate(day)}
-                      onClick={() => {
-                        onPick(day);
-                      }}
-                    >
-                      {Number(day.slice(8))}
-                    </button>
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <CalendarGrid
+        month={month}
+        className="calendar-grid"
+        labelledBy={headingId}
+        weekdays={(grid[0] ?? []).map(weekdayName)}
+        tabStop={focused}
+        selected={value}
+        day={(day): GridDay => {
+          const disabled = isDisabledDate(day, bounds);
+          return {
+            className: `day${monthOf(day) !== month ? ' outside' : ''}${day === value ? ' selected' : ''}`,
+            disabled,
+            label: disabled ? `${longDate(day)} (${t('date.unavailable')})` : longDate(day),
+          };
+        }}
+        onMove={(day) => {
+          setFocused(day);
+          return true;
+        }}
+        onPick={onPick}
+        focusTabStopRef={movedRef}
+      />
     </div>
   );
 }
