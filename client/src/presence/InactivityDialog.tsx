@@ -1,6 +1,7 @@
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ModalDialog } from './ModalDialog';
+import { DialogFrame } from '../components/DialogFrame';
+import './presence.css';
 
 export interface InactivityDialogProps {
   secondsLeft: number;
@@ -23,7 +24,15 @@ export function InactivityDialog({ secondsLeft, onContinue }: InactivityDialogPr
   const descriptionId = `${id}-description`;
   const milestone = [...ANNOUNCED].reverse().find((seconds) => secondsLeft <= seconds);
   return (
-    <ModalDialog titleId={titleId} descriptionId={descriptionId} initialFocus={continueRef} className="inactivity-dialog">
+    <DialogFrame
+      role="alertdialog"
+      labelledBy={titleId}
+      describedBy={descriptionId}
+      initialFocus={continueRef}
+      className="modal-dialog inactivity-dialog"
+      backdropClassName="modal-backdrop"
+      holdFocus
+    >
       <h2 id={titleId}>{t('inactivity.title')}</h2>
       <div id={descriptionId}>
         <p>{t('inactivity.body')}</p>
@@ -39,6 +48,6 @@ export function InactivityDialog({ secondsLeft, onContinue }: InactivityDialogPr
           {t('inactivity.continue')}
         </button>
       </div>
-    </ModalDialog>
+    </DialogFrame>
   );
 }

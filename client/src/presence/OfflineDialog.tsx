@@ -1,6 +1,7 @@
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ModalDialog } from './ModalDialog';
+import { DialogFrame } from '../components/DialogFrame';
+import './presence.css';
 
 export interface OfflineDialogProps {
   /** A retry is under way: the button shows a spinner (and stays focusable). */
@@ -20,7 +21,15 @@ export function OfflineDialog({ retrying, onRetry }: OfflineDialogProps) {
   const titleId = `${id}-title`;
   const descriptionId = `${id}-description`;
   return (
-    <ModalDialog titleId={titleId} descriptionId={descriptionId} initialFocus={retryRef} className="offline-dialog">
+    <DialogFrame
+      role="alertdialog"
+      labelledBy={titleId}
+      describedBy={descriptionId}
+      initialFocus={retryRef}
+      className="modal-dialog offline-dialog"
+      backdropClassName="modal-backdrop"
+      holdFocus
+    >
       <h2 id={titleId}>{t('offline.title')}</h2>
       <div id={descriptionId}>
         <p>{t('offline.body')}</p>
@@ -42,6 +51,6 @@ export function OfflineDialog({ retrying, onRetry }: OfflineDialogProps) {
         </button>
         <span role="status">{retrying ? t('offline.checking') : ''}</span>
       </div>
-    </ModalDialog>
+    </DialogFrame>
   );
 }
