@@ -21,6 +21,7 @@ import { selectService } from '../store/selectors';
 import { BookingSummary } from './BookingSummary';
 import { HoldCountdown } from './HoldCountdown';
 import { isRecord } from '../isRecord';
+import { BusyStatus } from '../components/Loading';
 
 export interface BookingSubmitProps {
   appointmentId: string;
@@ -178,11 +179,7 @@ export function BookingSubmit({ appointmentId, document, timeZone, locale, ready
         <button type="button" className="primary" aria-disabled={disabled} onClick={onClick}>
           {label}
         </button>
-        {submitting && (
-          <span role="status" className="hint">
-            <span className="spinner" aria-hidden="true" /> {t('booking:submit.submitting')}
-          </span>
-        )}
+        <BusyStatus busy={submitting}>{t('booking:submit.submitting')}</BusyStatus>
       </div>
     </div>
   );

@@ -13,6 +13,7 @@ import { auth } from '../auth/session';
 import { callFunction, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { BookingDialog } from './BookingDialog';
+import { BusyStatus } from '../components/Loading';
 
 /** The server keeps at most this much of a reason. */
 export const MAX_REASON_LENGTH = 1000;
@@ -112,11 +113,7 @@ export function CancelDialog({ appointmentId, onClose }: { appointmentId: string
           <button type="button" className="secondary" disabled={busy} onClick={onClose}>
             {t('booking:cancel.keep')}
           </button>
-          {busy && (
-            <span role="status" className="hint">
-              <span className="spinner" aria-hidden="true" /> {t('booking:cancel.cancelling')}
-            </span>
-          )}
+          <BusyStatus busy={busy}>{t('booking:cancel.cancelling')}</BusyStatus>
         </div>
       </form>
     </BookingDialog>

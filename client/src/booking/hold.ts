@@ -3,8 +3,8 @@
  * `timezone`, `holdExpiresAt`), its countdown and its renewal while the person reviews.
  * Pure functions; "now" is always passed in.
  */
-import { isIsoDate } from '../intake/dates';
-import { isTimeZone, zonedIso } from './slots';
+import { isIsoDate, isTimeZone } from '../intake/dates';
+import { zonedIso } from './slots';
 import { isRecord } from '../isRecord';
 
 /** A hold lasts 10 minutes on the server (HOLD_MINUTES); the review renews it every 4. */

@@ -6,6 +6,7 @@
  * Every day and time is the CLINIC's: a slot belongs to the calendar day of its start in the
  * clinic's time zone, whatever the browser's zone. Pure functions; the zone is always passed in.
  */
+import { isTimeZone } from '../intake/dates';
 import { isRecord } from '../isRecord';
 
 export interface Slot {
@@ -53,16 +54,6 @@ export function parseVacancies(data: unknown): Vacancies {
   const timezone = typeof data.timezone === 'string' && isTimeZone(data.timezone) ? data.timezone : null;
   const slots = Array.isArray(data.slots) ? data.slots.map(parseSlot).filter((slot): slot is Slot => slot !== null) : [];
   return { timezone, slots };
-}
-
-export function isTimeZone(value: unknown): value is string {
-  if (typeof value !== 'string' || value === '') return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const wallFormats = new Map<string, Intl.DateTimeFormat>();

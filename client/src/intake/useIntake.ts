@@ -4,7 +4,7 @@
  */
 import { useMemo } from 'react';
 import { isRecord } from '../isRecord';
-import { isCategory, scopeOf, todayIn, type Category, type Scope } from './index';
+import { isCategory, isTimeZone, scopeOf, todayIn, type Category, type Scope } from './index';
 import { useAppStore } from '../store';
 import { selectAppointment, selectClinic, selectService } from '../store/selectors';
 
@@ -34,16 +34,6 @@ export type IntakeState =
 
 function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
-
-function isTimeZone(value: unknown): value is string {
-  if (typeof value !== 'string' || value === '') return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function useIntake(): IntakeState {

@@ -17,7 +17,7 @@ import '../booking/booking.css';
 import { BookingCalendar } from '../booking/BookingCalendar';
 import { BookingTakenAlert, type TakenNotice } from '../booking/BookingTakenAlert';
 import { useCounselorName } from '../booking/BookingSummary';
-import { Loading } from '../components/Loading';
+import { BusyStatus, Loading } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
 import { StepProgress } from '../intake/StepProgress';
 import { useIntake } from '../intake/useIntake';
@@ -502,11 +502,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
           <button ref={holdButton} type="submit" className="primary" disabled={holding} aria-describedby="booking-hold-hint">
             {t('booking:choose.hold')}
           </button>
-          {holding && (
-            <span role="status" className="hint">
-              <span className="spinner" aria-hidden="true" /> {t('booking:choose.holding')}
-            </span>
-          )}
+          <BusyStatus busy={holding}>{t('booking:choose.holding')}</BusyStatus>
         </div>
         <p id="booking-hold-hint" className="hint">
           {t('booking:choose.holdHint')}

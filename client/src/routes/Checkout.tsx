@@ -23,6 +23,7 @@ import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale, selectService } from '../store/selectors';
 import { isRecord } from '../isRecord';
+import { BusyStatus } from '../components/Loading';
 
 export default function Checkout() {
   const { t } = useTranslation(['routes', 'booking', 'intake', 'errors']);
@@ -102,11 +103,7 @@ export default function Checkout() {
                   <button type="button" className="primary" disabled={busy} onClick={() => void pay()}>
                     {t('booking:checkout.pay')}
                   </button>
-                  {busy && (
-                    <span role="status" className="hint">
-                      <span className="spinner" aria-hidden="true" /> {t('booking:checkout.redirecting')}
-                    </span>
-                  )}
+                  <BusyStatus busy={busy}>{t('booking:checkout.redirecting')}</BusyStatus>
                 </div>
                 <p className="hint">{t('booking:checkout.secureNote')}</p>
               </section>
