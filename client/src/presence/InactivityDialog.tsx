@@ -1,7 +1,6 @@
-import { useId, useRef } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogFrame } from '../components/DialogFrame';
-import './presence.css';
+import { AlertDialog } from './AlertDialog';
 
 export interface InactivityDialogProps {
   secondsLeft: number;
@@ -18,28 +17,22 @@ const ANNOUNCED = [30, 10] as const;
  */
 export function InactivityDialog({ secondsLeft, onContinue }: InactivityDialogProps) {
   const { t } = useTranslation('screens');
-  const id = useId();
   const continueRef = useRef<HTMLButtonElement>(null);
-  const titleId = `${id}-title`;
-  const descriptionId = `${id}-description`;
   const milestone = [...ANNOUNCED].reverse().find((seconds) => secondsLeft <= seconds);
   return (
-    <DialogFrame
-      role="alertdialog"
-      labelledBy={titleId}
-      describedBy={descriptionId}
+    <AlertDialog
+      title={t('inactivity.title')}
+      description={
+        <>
+          <p>{t('inactivity.body')}</p>
+          <p className="countdown" role="timer" aria-live="off">
+            {t('inactivity.secondsLeft', { count: secondsLeft })}
+          </p>
+        </>
+      }
       initialFocus={continueRef}
-      className="modal-dialog inactivity-dialog"
-      backdropClassName="modal-backdrop"
-      holdFocus
+      className="inactivity-dialog"
     >
-      <h2 id={titleId}>{t('inactivity.title')}</h2>
-      <div id={descriptionId}>
-        <p>{t('inactivity.body')}</p>
-        <p className="countdown" role="timer" aria-live="off">
-          {t('inactivity.secondsLeft', { count: secondsLeft })}
-        </p>
-      </div>
       <p className="visually-hidden" role="status">
         {milestone === undefined ? '' : t('inactivity.secondsLeft', { count: milestone })}
       </p>
@@ -48,6 +41,6 @@ export function InactivityDialog({ secondsLeft, onContinue }: InactivityDialogPr
           {t('inactivity.continue')}
         </button>
       </div>
-    </DialogFrame>
+    </AlertDialog>
   );
 }

@@ -1,7 +1,6 @@
-import { useId, useRef } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DialogFrame } from '../components/DialogFrame';
-import './presence.css';
+import { AlertDialog } from './AlertDialog';
 
 export interface OfflineDialogProps {
   /** A retry is under way: the button shows a spinner (and stays focusable). */
@@ -16,25 +15,19 @@ export interface OfflineDialogProps {
  */
 export function OfflineDialog({ retrying, onRetry }: OfflineDialogProps) {
   const { t } = useTranslation('screens');
-  const id = useId();
   const retryRef = useRef<HTMLButtonElement>(null);
-  const titleId = `${id}-title`;
-  const descriptionId = `${id}-description`;
   return (
-    <DialogFrame
-      role="alertdialog"
-      labelledBy={titleId}
-      describedBy={descriptionId}
+    <AlertDialog
+      title={t('offline.title')}
+      description={
+        <>
+          <p>{t('offline.body')}</p>
+          <p>{t('offline.queued')}</p>
+        </>
+      }
       initialFocus={retryRef}
-      className="modal-dialog offline-dialog"
-      backdropClassName="modal-backdrop"
-      holdFocus
+      className="offline-dialog"
     >
-      <h2 id={titleId}>{t('offline.title')}</h2>
-      <div id={descriptionId}>
-        <p>{t('offline.body')}</p>
-        <p>{t('offline.queued')}</p>
-      </div>
       <div className="actions">
         {/* aria-disabled, not disabled: a disabled button would drop the focus out of the dialog. */}
         <button
@@ -51,6 +44,6 @@ export function OfflineDialog({ retrying, onRetry }: OfflineDialogProps) {
         </button>
         <span role="status">{retrying ? t('offline.checking') : ''}</span>
       </div>
-    </DialogFrame>
+    </AlertDialog>
   );
 }
