@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { Loading } from '../components/Loading';
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { BackHomeLink, ScreenPlaceholder } from '../components/ScreenPlaceholder';
 import { entryFromQuery, SignInPanel } from '../auth/SignInPanel';
 import { useQueryLocale } from '../i18n/useQueryLocale';
 import { callFunction, FunctionsError } from '../realtime';
@@ -54,9 +54,7 @@ export default function ClinicLogin() {
         <p role="alert" className="error-text">
           {t('errors:clinicNotFound')}
         </p>
-        <p>
-          <Link to="/">{t('backHome')}</Link>
-        </p>
+        <BackHomeLink />
       </>
     );
   } else {
