@@ -18,7 +18,7 @@ import { selectLocale } from '../store/selectors';
 /**
  * /b/review: every applicable answer grouped by step with an "Edit" link, what is missing
  * (with links to those steps), the terms of service (`agreedToTerms`), and the way on: with a
- * live hold, the chosen time and "Confirm booking" (components/BookingSubmit); without one,
+ * live hold, the chosen time and "Confirm booking" (booking/BookingSubmit); without one,
  * on to the calendar. `?payment=cancelled` (back from the payment page) shows the payment
  * failure dialog with "Try again".
  */
