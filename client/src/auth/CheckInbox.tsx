@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FAQ_RECEIVING_EMAIL } from './faqAnchors';
+import { ErrorText } from '../components/FieldParts';
 
 export interface CheckInboxProps {
   email: string;
@@ -28,11 +29,7 @@ export function CheckInbox({ email, resent, busy, error, onResend, onChangeAddre
       </h2>
       <p role="status">{t(resent ? 'checkInbox.resentTo' : 'checkInbox.sentTo', { email })}</p>
       <p className="hint">{t('checkInbox.validity')}</p>
-      {error && (
-        <p role="alert" className="error-text">
-          {error}
-        </p>
-      )}
+      {error && <ErrorText>{error}</ErrorText>}
       <div className="actions">
         <button type="button" className="primary" disabled={busy} onClick={onResend}>
           {t('checkInbox.resend')}

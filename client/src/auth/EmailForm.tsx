@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { FAQ_RECEIVING_EMAIL } from './faqAnchors';
 import { isMobileCarrierAddress } from '../validation/carrierDomains';
 import { isValidEmail, normalizeEmail } from '../validation/email';
+import { ErrorText } from '../components/FieldParts';
 
 interface EmailFormValues {
   email: string;
@@ -77,11 +78,7 @@ export function EmailForm({ submitLabel, onSubmit, defaultEmail = '', carrierNot
           {t('errors:mobileCarrierNotice')} <Link to={`/faq#${FAQ_RECEIVING_EMAIL}`}>{t('routes:login.carrierFaq')}</Link>
         </p>
       )}
-      {error && (
-        <p role="alert" className="error-text">
-          {error}
-        </p>
-      )}
+      {error && <ErrorText>{error}</ErrorText>}
       <button type="submit" className="primary" disabled={busy || isSubmitting}>
         {submitLabel}
       </button>

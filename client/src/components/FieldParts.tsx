@@ -1,7 +1,9 @@
 /**
  * The parts every form field shares (the questionnaire's fields and the contact form): the
- * label with the pink asterisk of a required field, and the field's problem announced.
+ * label with the pink asterisk of a required field, and a problem announced (a field's, or a
+ * refused action's).
  */
+import type { ReactNode } from 'react';
 
 /** The pink asterisk after a required field's label or legend (its meaning is aria-required). */
 export function RequiredMark() {
@@ -27,11 +29,17 @@ export function FieldLabel({ id, htmlFor, label, required }: { id?: string; html
   );
 }
 
-export function FieldError({ id, issue }: { id: string; issue: string | null }) {
-  if (issue === null) return null;
+/** A problem, announced: a field's, a refused action's. */
+export function ErrorText({ id, children }: { id?: string; children: ReactNode }) {
   return (
     <p id={id} role="alert" className="error-text">
-      {issue}
+      {children}
     </p>
   );
+}
+
+/** A field's problem, or nothing when it has none. */
+export function FieldError({ id, issue }: { id: string; issue: string | null }) {
+  if (issue === null) return null;
+  return <ErrorText id={id}>{issue}</ErrorText>;
 }

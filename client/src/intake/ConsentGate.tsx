@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { Locale } from '../i18n/locale';
 import { definition } from './index';
 import { callFunction, errorMessageKey } from '../realtime';
+import { ErrorText } from '../components/FieldParts';
 
 export interface ConsentGateProps {
   appointmentId: string;
@@ -33,11 +34,7 @@ export function ConsentGate({ appointmentId, version, locale, onGiven }: Consent
       <h2 id={headingId}>{text.title[locale]}</h2>
       <p>{text.purpose[locale]}</p>
       <p className="hint">{t('intake:consent.version', { version })}</p>
-      {error !== null && (
-        <p role="alert" className="error-text">
-          {error}
-        </p>
-      )}
+      {error !== null && <ErrorText>{error}</ErrorText>}
       <button
         type="button"
         className="primary"

@@ -57,6 +57,7 @@ import { callFunction, errorMessageKey, FunctionsError, outbox } from '../realti
 import { useAppStore } from '../store';
 import { selectLocale, selectService } from '../store/selectors';
 import { isRecord } from '../isRecord';
+import { ErrorText } from '../components/FieldParts';
 
 /** The service's booking horizon when service-read does not give one (the server's default). */
 const DEFAULT_HORIZON_DAYS = 60;
@@ -384,11 +385,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
               locale={locale}
             />
           </div>
-          {shown.error !== undefined && (
-            <p role="alert" className="error-text">
-              {t(`errors:${shown.error}`)}
-            </p>
-          )}
+          {shown.error !== undefined && <ErrorText>{t(`errors:${shown.error}`)}</ErrorText>}
           {noneAtAll ? (
             <p role="status" className="notice booking-none">
               {t('booking:calendar.noneAtAll')} <Link to="/contact">{t('booking:contactUs')}</Link>
@@ -400,16 +397,8 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
               </p>
             )
           )}
-          {firstRead.status === 'failed' && (
-            <p role="alert" className="error-text">
-              {t('booking:calendar.readFailed')}
-            </p>
-          )}
-          {dateError !== null && (
-            <p role="alert" className="error-text">
-              {dateError}
-            </p>
-          )}
+          {firstRead.status === 'failed' && <ErrorText>{t('booking:calendar.readFailed')}</ErrorText>}
+          {dateError !== null && <ErrorText>{dateError}</ErrorText>}
         </section>
 
         {date !== '' && (

@@ -8,6 +8,7 @@ import { useQueryLocale } from '../i18n/useQueryLocale';
 import { callFunction, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';
+import { ErrorText } from '../components/FieldParts';
 
 type ClinicLookup =
   | { id: string; status: 'found'; name: Partial<Record<string, string>> }
@@ -51,9 +52,7 @@ export default function ClinicLogin() {
   } else if (loaded.status === 'missing') {
     content = (
       <>
-        <p role="alert" className="error-text">
-          {t('errors:clinicNotFound')}
-        </p>
+        <ErrorText>{t('errors:clinicNotFound')}</ErrorText>
         <BackHomeLink />
       </>
     );

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { FieldError, FieldLabel } from '../components/FieldParts';
+import { ErrorText, FieldError, FieldLabel } from '../components/FieldParts';
 import { Screen } from '../components/ScreenPlaceholder';
 import { definitionMessage } from '../intake';
 import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
@@ -178,16 +178,8 @@ export default function Contact() {
           <textarea rows={6} {...fieldProps('message')} {...register('message', { validate: { required } })} />
           <FieldError id="contact-message-error" issue={issue('message')} />
         </div>
-        {incomplete && Object.keys(errors).length > 0 && (
-          <p role="alert" className="error-text">
-            {t('contact.incomplete')}
-          </p>
-        )}
-        {sendError !== null && (
-          <p role="alert" className="error-text">
-            {sendError}
-          </p>
-        )}
+        {incomplete && Object.keys(errors).length > 0 && <ErrorText>{t('contact.incomplete')}</ErrorText>}
+        {sendError !== null && <ErrorText>{sendError}</ErrorText>}
         <div className="actions">
           <button type="submit" className="primary" disabled={isSubmitting}>
             {isSubmitting ? t('contact.sending') : t('contact.submit')}

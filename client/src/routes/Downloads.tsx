@@ -18,6 +18,7 @@ import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';
 import NotFound from './NotFound';
 import { isRecord } from '../isRecord';
+import { ErrorText } from '../components/FieldParts';
 
 /** The part of the stored-file metadata (spec section 3) this page shows. */
 export interface FileMetadata {
@@ -139,9 +140,7 @@ export default function Downloads() {
       {current.status === 'loading' && <Loading />}
       {current.status === 'failed' && (
         <div className="card">
-          <p role="alert" className="error-text">
-            {t(errorMessageKey(current.error))}
-          </p>
+          <ErrorText>{t(errorMessageKey(current.error))}</ErrorText>
           <div className="actions">
             <button
               type="button"

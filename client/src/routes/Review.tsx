@@ -14,6 +14,7 @@ import { applicableSteps, definitionMessage, missingAnswers, REVIEW_ROUTE } from
 import { errorMessageKey, FunctionsError, outbox } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';
+import { ErrorText } from '../components/FieldParts';
 
 /**
  * /b/review: every applicable answer grouped by step with an "Edit" link, what is missing
@@ -113,11 +114,7 @@ export default function Review() {
                     {definitionMessage('terms', locale)}
                   </p>
                 )}
-                {saveError !== null && (
-                  <p role="alert" className="error-text">
-                    {saveError}
-                  </p>
-                )}
+                {saveError !== null && <ErrorText>{saveError}</ErrorText>}
               </div>
             </div>
             <BookingSubmit
