@@ -24,15 +24,60 @@ export interface TransferListProps {
 }
 
 const selectedValues = (select: HTMLSelectElement) => Array.from(select.selectedOptions, (option) => option.value);
+const key = (code: OptionValue) => String(code);
+
+interface TransferColumnProps {
+  id: string;
+  label: string;
+  size: number;
+  entries: OptionDef[];
+  /** The entries selected in the list (their keys). */
+  picked: string[];
+  onPick: (picked: string[]) => void;
+  /** The keys that move the selected entries to the other list. */
+  moveKeys: readonly string[];
+  onMove: () => void;
+  text: (option: OptionDef) => string;
+}
+
+/** One of the two lists: a labelled native multi-select. */
+function TransferColumn({ id, label, size, entries, picked, onPick, moveKeys, onMove, text }: TransferColumnProps) {
+  return (
+    <div className="transfer-column">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        multiple
+        size={size}
+        value={picked}
+        onChange={(event) => {
+          onPick(selectedValues(event.target));
+        }}
+        onKeyDown={(event) => {
+          if (moveKeys.includes(event.key)) {
+            event.preventDefault();
+            onMove();
+          }
+        }}
+      >
+        {entries.map((option) => (
+          <option key={key(option.value)} value={key(option.value)}>
+            {text(option)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 export function TransferList({ id, label, required, options, value, onChange, locale, invalid, errorId, issue, children }: TransferListProps) {
   const { t } = useTranslation('intake');
   const [pickAvailable, setPickAvailable] = useState<string[]>([]);
   const [pickChosen, setPickChosen] = useState<string[]>([]);
-  const key = (code: OptionValue) => String(code);
   const chosen = options.filter((option) => value.includes(option.value));
   const available = options.filter((option) => !value.includes(option.value));
   const hintId = `${id}-hint`;
+  const size = Math.min(8, Math.max(4, options.length));
 
   const text = (option: OptionDef) => {
     const name = option.label[locale];
@@ -65,30 +110,17 @@ export function TransferList({ id, label, required, options, value, onChange, lo
         {t('transfer.hint')}
       </p>
       <div className="transfer-columns">
-        <div className="transfer-column">
-          <label htmlFor={`${id}-available`}>{t('transfer.available', { label })}</label>
-          <select
-            id={`${id}-available`}
-            multiple
-            size={Math.min(8, Math.max(4, options.length))}
-            value={pickAvailable}
-            onChange={(event) => {
-              setPickAvailable(selectedValues(event.target));
-            }}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                add();
-              }
-            }}
-          >
-            {available.map((option) => (
-              <option key={key(option.value)} value={key(option.value)}>
-                {text(option)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <TransferColumn
+          id={`${id}-available`}
+          label={t('transfer.available', { label })}
+          size={size}
+          entries={available}
+          picked={pickAvailable}
+          onPick={setPickAvailable}
+          moveKeys={['Enter']}
+          onMove={add}
+          text={text}
+        />
         <div className="transfer-buttons">
           <button type="button" className="secondary" onClick={add} disabled={pickAvailable.length === 0}>
             {t('transfer.add')}
@@ -97,30 +129,17 @@ export function TransferList({ id, label, required, options, value, onChange, lo
             {t('transfer.remove')}
           </button>
         </div>
-        <div className="transfer-column">
-          <label htmlFor={`${id}-chosen`}>{t('transfer.chosen', { label })}</label>
-          <select
-            id={`${id}-chosen`}
-            multiple
-            size={Math.min(8, Math.max(4, options.length))}
-            value={pickChosen}
-            onChange={(event) => {
-              setPickChosen(selectedValues(event.target));
-            }}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' || event.key === 'Delete') {
-                event.preventDefault();
-                remove();
-              }
-            }}
-          >
-            {chosen.map((option) => (
-              <option key={key(option.value)} value={key(option.value)}>
-                {text(option)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <TransferColumn
+          id={`${id}-chosen`}
+          label={t('transfer.chosen', { label })}
+          size={size}
+          entries={chosen}
+          picked={pickChosen}
+          onPick={setPickChosen}
+          moveKeys={['Enter', 'Delete']}
+          onMove={remove}
+          text={text}
+        />
       </div>
       <FieldError id={errorId} issue={issue} />
       {children}
