@@ -1,25 +1,9 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakePresence, hanako, renderLayout } from '../test/presence';
+import { describe, expect, it } from 'vitest';
+import { fakePresence, hanako, layoutTests } from '../test/presence';
 import { useAppStore } from '../store';
 
-let view: ReturnType<typeof renderLayout> | undefined;
-
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-
-afterEach(() => {
-  view?.unmount();
-  view = undefined;
-  vi.useRealTimers();
-});
-
-const advance = (ms: number) => {
-  act(() => {
-    vi.advanceTimersByTime(ms);
-  });
-};
+const { render, advance } = layoutTests();
 
 describe('inactivity dialog', () => {
   it.each([
@@ -27,7 +11,7 @@ describe('inactivity dialog', () => {
     ['ja', '操作を続けますか？', '続ける', 'あと60秒でログアウトします。', 'あと59秒でログアウトします。'],
   ] as const)('warns under 60 s with the seconds left, focused on Continue (%s)', (locale, title, button, at60, at59) => {
     const presence = fakePresence();
-    view = renderLayout(presence, { user: hanako, locale });
+    const view = render(presence, { user: hanako, locale });
     advance(539_000);
     expect(screen.queryByRole('alertdialog')).toBeNull();
     advance(1_000);
@@ -44,7 +28,7 @@ describe('inactivity dialog', () => {
 
   it('is reset by keyboard, click and mouse activity, and tells the server with the step', () => {
     const presence = fakePresence();
-    view = renderLayout(presence, { user: hanako, path: '/b/fertility-treatment' });
+    render(presence, { user: hanako, path: '/b/fertility-treatment' });
     advance(500_000);
     fireEvent.keyDown(screen.getByRole('textbox', { name: 'Answer' }), { key: 'a' });
     expect(presence.realtime.activity).toHaveBeenCalledExactlyOnceWith('fertility-treatment');
@@ -60,7 +44,7 @@ describe('inactivity dialog', () => {
 
   it('Continue closes the warning and restarts the countdown; Escape does not close it', () => {
     const presence = fakePresence();
-    view = renderLayout(presence, { user: hanako });
+    render(presence, { user: hanako });
     advance(550_000);
     const dialog = screen.getByRole('alertdialog');
     fireEvent.keyDown(dialog, { key: 'Escape' });
@@ -74,7 +58,7 @@ describe('inactivity dialog', () => {
 
   it('signs out at zero and shows the login screen with a notice', async () => {
     const presence = fakePresence();
-    view = renderLayout(presence, { user: hanako });
+    const view = render(presence, { user: hanako });
     advance(599_000);
     expect(presence.signOut).not.toHaveBeenCalled();
     advance(1_000);
@@ -91,7 +75,7 @@ describe('inactivity dialog', () => {
 
   it("follows the server's session events: active from another tab, warning, expired", async () => {
     const presence = fakePresence();
-    view = renderLayout(presence, { user: hanako });
+    const view = render(presence, { user: hanako });
     advance(545_000);
     expect(screen.getByRole('alertdialog').isConnected).toBe(true);
     act(() => {
@@ -115,7 +99,7 @@ describe('inactivity dialog', () => {
 
   it('does not count while signed out', () => {
     const presence = fakePresence();
-    view = renderLayout(presence, { user: null, path: '/contact' });
+    render(presence, { user: null, path: '/contact' });
     advance(700_000);
     fireEvent.keyDown(document.body, { key: 'a' });
     expect(screen.queryByRole('alertdialog')).toBeNull();

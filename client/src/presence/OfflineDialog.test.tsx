@@ -1,24 +1,8 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakePresence, hanako, renderLayout } from '../test/presence';
+import { describe, expect, it } from 'vitest';
+import { fakePresence, hanako, layoutTests } from '../test/presence';
 
-let view: ReturnType<typeof renderLayout> | undefined;
-
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-
-afterEach(() => {
-  view?.unmount();
-  view = undefined;
-  vi.useRealTimers();
-});
-
-const advance = (ms: number) => {
-  act(() => {
-    vi.advanceTimersByTime(ms);
-  });
-};
+const { render, advance } = layoutTests();
 
 describe('offline dialog', () => {
   it.each([
@@ -26,7 +10,7 @@ describe('offline dialog', () => {
     ['ja', 'インターネットに接続されていません', '再試行', '入力した回答は、接続が回復したときに送信されます。'],
   ] as const)('appears 5 s after the browser goes offline, announced, focused on Retry (%s)', (locale, title, retry, queued) => {
     const presence = fakePresence();
-    view = renderLayout(presence, { locale, path: '/contact' });
+    const view = render(presence, { locale, path: '/contact' });
     act(() => {
       presence.setOnline(false);
     });
@@ -43,7 +27,7 @@ describe('offline dialog', () => {
 
   it('cannot be dismissed: no close button, Escape does nothing, focus stays inside', () => {
     const presence = fakePresence();
-    view = renderLayout(presence, { path: '/contact' });
+    render(presence, { path: '/contact' });
     act(() => {
       presence.setOnline(false);
     });
@@ -67,7 +51,7 @@ describe('offline dialog', () => {
   it('Retry reconnects with a spinner, and the dialog disappears when back online', () => {
     const presence = fakePresence();
     presence.world.open = true; // signed in: the socket should be up
-    view = renderLayout(presence, { user: hanako });
+    const view = render(presence, { user: hanako });
     act(() => {
       presence.setReady(false);
     });
@@ -91,7 +75,7 @@ describe('offline dialog', () => {
 
   it('back online: closes at once and asks the socket to reconnect', () => {
     const presence = fakePresence();
-    view = renderLayout(presence, { path: '/contact' });
+    render(presence, { path: '/contact' });
     act(() => {
       presence.setOnline(false);
     });
@@ -109,7 +93,7 @@ describe('offline dialog', () => {
     other.setAttribute('role', 'dialog');
     document.body.append(other);
     const presence = fakePresence();
-    view = renderLayout(presence, { path: '/contact' });
+    render(presence, { path: '/contact' });
     act(() => {
       presence.setOnline(false);
     });
@@ -127,14 +111,14 @@ describe('offline dialog', () => {
   it('a socket that is not wanted (signed out) never counts as down', () => {
     const presence = fakePresence();
     presence.world.ready = false;
-    view = renderLayout(presence, { path: '/contact' });
+    render(presence, { path: '/contact' });
     advance(10_000);
     expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
   it('takes precedence over the inactivity warning', () => {
     const presence = fakePresence();
-    view = renderLayout(presence, { user: hanako });
+    render(presence, { user: hanako });
     advance(550_000);
     expect(screen.getByRole('alertdialog', { name: 'Are you still there?' }).isConnected).toBe(true);
     act(() => {

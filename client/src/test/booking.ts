@@ -6,30 +6,11 @@
 import { act, waitFor } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import { useAppStore } from '../store';
-import { pushAppointment, seedAppointment, type SeedOptions } from './intake';
+import { completeIntake, pushAppointment, seedAppointment, type SeedOptions } from './intake';
 import { liveMonths, vacanciesPath } from '../booking/liveMonths';
 import type { Slot } from '../booking/slots';
 
 export const CLINIC_ZONE = 'Asia/Tokyo';
-
-/** A complete cancer-service intake (nothing missing for the review). */
-export const completeIntake = {
-  healthCareProvider: { code: 'AB12' },
-  contactInfo: {
-    lastName: 'ヤマダ',
-    firstName: 'ハナコ',
-    email: 'hanako@example.jp',
-    phone: '03-1234-5678',
-    country: 'JP',
-    subdivision: '東京都',
-    registrant: 'other',
-    registrantOther: 'Sister',
-    hasPrenatalServiceHistory: 0,
-  },
-  profile: { femaleDob: '1990-04-01' },
-  familyMembers: [{ side: 0, relationship: 3, disorders: ['Q90'] }],
-  requests: { expectations: [1, 2], isDepressed: 0, isDispleasured: -1, referralSource: 1 },
-};
 
 export interface BookingSeed extends SeedOptions {
   /** Extra fields of service-read (price, horizonDays, gestationWeeks, name, ...). */
@@ -56,7 +37,7 @@ export function seedBooking({ service = {}, ...options }: BookingSeed = {}): voi
   });
 }
 
-export { pushAppointment };
+export { completeIntake, pushAppointment };
 
 /** A slot of the clinic at a Tokyo wall time "2025-03-05T10:00", one hour long. */
 export function slot(wall: string, counselorIds: string[] = ['c-sato', 'c-tanaka']): Slot {

@@ -3,10 +3,10 @@
  * whose `navigator.onLine` the test sets, and the layout rendered in a memory router with
  * plain (not lazy) pages, so that fake timers drive everything.
  */
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { Layout } from '../components/Layout';
 import { bindLocale, createI18n } from '../i18n';
 import type { Locale } from '../i18n/locale';
@@ -120,6 +120,30 @@ export function renderLayout(
     unmount: () => {
       view.unmount();
       unbind();
+    },
+  };
+}
+
+/**
+ * For a file of Layout tests: fake timers around each test, the Layout rendered by `render`
+ * unmounted after it, and `advance` to move the fake clock inside act().
+ */
+export function layoutTests() {
+  let view: ReturnType<typeof renderLayout> | undefined;
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    view?.unmount();
+    view = undefined;
+    vi.useRealTimers();
+  });
+  return {
+    render: (...args: Parameters<typeof renderLayout>) => (view = renderLayout(...args)),
+    advance: (ms: number) => {
+      act(() => {
+        vi.advanceTimersByTime(ms);
+      });
     },
   };
 }
