@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { nextPathAfterSignIn } from './components/RequireAuth';
+import { nextPathAfterSignIn } from './auth/RequireAuth';
 import { fakeServer } from './test/fakeServer';
 import { alice, renderApp } from './test/renderApp';
 import { useAppStore } from './store';

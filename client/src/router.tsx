@@ -6,7 +6,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { Layout } from './components/Layout';
 import { Loading } from './components/Loading';
-import { RequireAuth } from './components/RequireAuth';
+import { RequireAuth } from './auth/RequireAuth';
 import { RouteError } from './components/RouteError';
 import { serviceAliases } from './contract';
 

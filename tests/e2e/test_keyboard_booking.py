@@ -51,10 +51,10 @@ def sunday_index(day: date) -> int:
 
 @dataclass(frozen=True)
 class CalendarModel:
-    """What the calendar does with a key (client/src/components/BookingCalendar.tsx): arrows
-    by day and week, Home/End to the week's ends, PageUp/PageDown to the same day (at most
-    the 28th) of the previous/next month; never outside the months from today's to the
-    horizon's."""
+    """What the calendar does with a key (client/src/components/CalendarGrid.tsx; the month
+    range is booking/BookingCalendar.tsx's): arrows by day and week, Home/End to the week's
+    ends, PageUp/PageDown to the same day (at most the 28th) of the previous/next month; never
+    outside the months from today's to the horizon's."""
 
     first_month: date
     last_month: date

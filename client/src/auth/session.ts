@@ -10,6 +10,7 @@ import { codeForHttpStatus } from '../contract';
 import { errorFromWire, FunctionsError } from '../realtime/errors';
 import type { AuthUser } from '../store/types';
 import { getToken as readToken, setToken as writeToken } from './token';
+import { isRecord } from '../isRecord';
 
 export type AuthListener = (user: AuthUser | null) => void;
 
@@ -19,10 +20,6 @@ export interface AuthDeps {
   setToken: (token: string | null) => void;
   /** Reports a session check that failed for a reason other than being signed out. */
   warn?: (message: string, error?: unknown) => void;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const optionalString = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);

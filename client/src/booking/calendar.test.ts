@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clampMonth, dayStatus, gestationWeeksOf, monthGrid, monthRange, pregnancyWindow, readRange } from './calendar';
 import { placeSlots, slotsByDay } from './slots';
-import { slot } from './testing';
+import { slot } from '../test/booking';
 
 describe('the month grid', () => {
   it('has 6 week rows of 7 days, Sunday first, around the month', () => {

@@ -3,8 +3,9 @@
  * `timezone`, `holdExpiresAt`), its countdown and its renewal while the person reviews.
  * Pure functions; "now" is always passed in.
  */
-import { isIsoDate } from '../intake/dates';
-import { isTimeZone, zonedIso } from './slots';
+import { isIsoDate, isTimeZone } from '../intake/dates';
+import { zonedIso } from './slots';
+import { isRecord } from '../isRecord';
 
 /** A hold lasts 10 minutes on the server (HOLD_MINUTES); the review renews it every 4. */
 export const HOLD_RENEW_INTERVAL_MS = 4 * 60_000;
@@ -23,10 +24,6 @@ export interface BookedTime {
   start: string;
   /** `holdExpiresAt` in ms, when there is one. */
   expiresAt: number | null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The appointment's chosen time (held or booked), or null when it has none. */

@@ -4,6 +4,7 @@
  * "try again" leads. Pure functions.
  */
 import { liveHold } from './hold';
+import { isRecord } from '../isRecord';
 
 /** `payment.status` values after which this payment will not confirm the booking. */
 export const FAILED_PAYMENT_STATUSES: ReadonlySet<string> = new Set(['expired', 'failed', 'refund_pending', 'refunded']);
@@ -14,10 +15,6 @@ export interface SessionStatusReply {
   appointmentId: string | null;
   appointmentStatus: string | null;
   payment: string | null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);

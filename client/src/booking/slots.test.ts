@@ -13,7 +13,7 @@ import {
   zonedIso,
   zonedMoment,
 } from './slots';
-import { simulateBrowserZone, slot } from './testing';
+import { simulateBrowserZone, slot } from '../test/booking';
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -6,6 +6,8 @@
  * Every day and time is the CLINIC's: a slot belongs to the calendar day of its start in the
  * clinic's time zone, whatever the browser's zone. Pure functions; the zone is always passed in.
  */
+import { isTimeZone } from '../intake/dates';
+import { isRecord } from '../isRecord';
 
 export interface Slot {
   /** ISO-8601 with an offset, as the server sends it. */
@@ -32,10 +34,6 @@ export interface PlacedSlot extends Slot {
 /** Counselor choice meaning "the first free counselor of the slot" (appointment-hold). */
 export const ANY_COUNSELOR = 'any';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The instant of an ISO string, or NaN. */
 export function instantOf(iso: string): number {
   return Date.parse(iso);
@@ -56,16 +54,6 @@ export function parseVacancies(data: unknown): Vacancies {
   const timezone = typeof data.timezone === 'string' && isTimeZone(data.timezone) ? data.timezone : null;
   const slots = Array.isArray(data.slots) ? data.slots.map(parseSlot).filter((slot): slot is Slot => slot !== null) : [];
   return { timezone, slots };
-}
-
-export function isTimeZone(value: unknown): value is string {
-  if (typeof value !== 'string' || value === '') return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const wallFormats = new Map<string, Intl.DateTimeFormat>();

@@ -8,10 +8,7 @@
 import { useEffect, useRef } from 'react';
 import { callFunction, FunctionsError } from '../realtime';
 import { HOLD_RENEW_RETRY_MS, nextRenewalDelay, type BookedTime } from './hold';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../isRecord';
 
 /** Errors that say nothing about the hold itself. */
 function isTransient(error: unknown): boolean {

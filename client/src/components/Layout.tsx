@@ -5,10 +5,10 @@ import { useAppStore } from '../store';
 import { selectIsSignedIn } from '../store/selectors';
 import { useConnectivity } from '../presence/useConnectivity';
 import { useInactivity } from '../presence/useInactivity';
-import { InactivityDialog } from './InactivityDialog';
+import { InactivityDialog } from '../presence/InactivityDialog';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { NavigationFocus } from './NavigationFocus';
-import { OfflineDialog } from './OfflineDialog';
+import { OfflineDialog } from '../presence/OfflineDialog';
 import { ScrollToTop } from './ScrollToTop';
 
 /**

@@ -1,5 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { resources } from '../i18n/resources';
 
 /** Screens with a title and a one-line description in the `routes` namespace. */
@@ -22,14 +23,28 @@ export function useDocumentTitle(title: string): void {
  * A screen: its `<h1>` title (also the document title; focused after a navigation, see
  * NavigationFocus), a one-line purpose, its content.
  */
-export function Screen({ title, lead, children }: { title: string; lead?: ReactNode; children?: ReactNode }) {
+export function Screen({ title, lead, leadRole, children }: { title: string; lead?: ReactNode; leadRole?: 'alert'; children?: ReactNode }) {
   useDocumentTitle(title);
   return (
     <section className="screen" aria-labelledby="screen-title">
       <h1 id="screen-title" tabIndex={-1}>{title}</h1>
-      {lead !== undefined && <p className="lead">{lead}</p>}
+      {lead !== undefined && (
+        <p className="lead" role={leadRole}>
+          {lead}
+        </p>
+      )}
       {children}
     </section>
+  );
+}
+
+/** "Back to the start page", the way out of an error or a missing page. */
+export function BackHomeLink() {
+  const { t } = useTranslation();
+  return (
+    <p>
+      <Link to="/">{t('backHome')}</Link>
+    </p>
   );
 }
 

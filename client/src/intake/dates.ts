@@ -40,6 +40,17 @@ export function addDays(iso: string, days: number): string {
   return fromUtcMs(toUtcMs(iso) + days * MS_PER_DAY);
 }
 
+/** A time zone name `Intl` knows (the clinic's, from its document). */
+export function isTimeZone(value: unknown): value is string {
+  if (typeof value !== 'string' || value === '') return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Today's calendar date in an IANA time zone (the clinic's), whatever the browser's zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
   const parts = new Intl.DateTimeFormat('en-US', {

@@ -2,10 +2,7 @@
  * Dot-separated field paths ("intake.contactInfo.phone", "patientRole") over plain objects, as
  * the appointment document and the update `data` keys use them (PROTOCOL.md section 3).
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../isRecord';
 
 /** The value at `path` in `source`, or undefined when any part is missing. */
 export function getPath(source: unknown, path: string): unknown {
@@ -46,7 +43,6 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-export { isRecord };
 
 /** A DOM id for a field path ("intake.familyMembers.0.side" -> "field-intake-familyMembers-0-side"). */
 export function fieldDomId(path: string): string {

@@ -3,7 +3,7 @@
  * `details: {"fields": {<path>: <English message>}, "codes": {<path>: <key>}}`.
  */
 import { FunctionsError } from '../realtime/errors';
-import { isRecord } from './paths';
+import { isRecord } from '../isRecord';
 
 export interface FieldRefusal {
   /** The problem key by field path (rule name or message key). */

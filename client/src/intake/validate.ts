@@ -11,7 +11,7 @@
 import { isFieldRequired, isFieldVisible, scopeOf, type Scope } from './conditions';
 import { dateBoundsOf, dateOutOfBounds, isIsoDate } from './dates';
 import { definition, optionsFor, type Category, type FieldDef, type StepDef } from './definition';
-import { isRecord } from './paths';
+import { isRecord } from '../isRecord';
 
 export type IssueKey = string;
 

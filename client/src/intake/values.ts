@@ -6,7 +6,8 @@
 import { isFieldVisible, scopeOf } from './conditions';
 import { parseTypedDate } from './dates';
 import { definition, type Category, type FieldDef, type OptionValue, type StepDef } from './definition';
-import { deepEqual, getPath, isRecord, setPath } from './paths';
+import { isRecord } from '../isRecord';
+import { deepEqual, getPath, setPath } from './paths';
 
 /** One field's value in the form. */
 export type FormValue = string | OptionValue | null | OptionValue[] | FormItem[];

@@ -8,6 +8,7 @@
  * back (the dialog closes) or `retryMs` have passed.
  */
 import { contract } from '../contract';
+import { observed } from './observed';
 
 export interface ConnectivityState {
   open: boolean;
@@ -41,20 +42,14 @@ export const RETRY_SPINNER_MS = 4_000;
 export function createConnectivityMonitor(deps: ConnectivityDeps): ConnectivityMonitor {
   const delayMs = deps.delayMs ?? OFFLINE_DIALOG_DELAY_MS;
   const retryMs = deps.retryMs ?? RETRY_SPINNER_MS;
-  const listeners = new Set<() => void>();
-  let state: ConnectivityState = { open: false, retrying: false };
+  const store = observed<ConnectivityState>({ open: false, retrying: false });
+  const publish = store.publish;
   let lostTimer: ReturnType<typeof setTimeout> | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** Read afresh (after `update()`, which may change it). */
-  const isOpen = () => state.open;
+  const isOpen = () => store.get().open;
   const lost = () => !deps.browserOnline() || deps.socketDown();
-
-  function publish(next: ConnectivityState): void {
-    if (next.open === state.open && next.retrying === state.retrying) return;
-    state = next;
-    for (const listener of [...listeners]) listener();
-  }
 
   function clearRetry(): void {
     if (retryTimer !== null) clearTimeout(retryTimer);
@@ -69,7 +64,7 @@ export function createConnectivityMonitor(deps: ConnectivityDeps): ConnectivityM
       publish({ open: false, retrying: false });
       return;
     }
-    if (state.open || lostTimer !== null) return;
+    if (store.get().open || lostTimer !== null) return;
     lostTimer = setTimeout(() => {
       lostTimer = null;
       if (lost()) publish({ open: true, retrying: false });
@@ -80,14 +75,14 @@ export function createConnectivityMonitor(deps: ConnectivityDeps): ConnectivityM
     update,
 
     retry() {
-      if (!state.open || state.retrying) return;
+      if (!store.get().open || store.get().retrying) return;
       publish({ open: true, retrying: true });
       deps.reconnect();
       update(); // back already (the browser said so before its event arrived)?
       if (!isOpen()) return;
       retryTimer = setTimeout(() => {
         retryTimer = null;
-        if (state.open) publish({ open: true, retrying: false });
+        if (store.get().open) publish({ open: true, retrying: false });
         update();
       }, retryMs);
     },
@@ -100,13 +95,7 @@ export function createConnectivityMonitor(deps: ConnectivityDeps): ConnectivityM
       publish({ open: false, retrying: false });
     },
 
-    getState: () => state,
-
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    getState: store.get,
+    subscribe: store.subscribe,
   };
 }

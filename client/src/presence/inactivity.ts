@@ -19,6 +19,7 @@
  */
 import { contract } from '../contract';
 import type { SessionNotice } from '../realtime/events';
+import { observed } from './observed';
 
 export type InactivityPhase = 'active' | 'warning' | 'expired';
 
@@ -80,22 +81,16 @@ export function createInactivityMonitor(options: InactivityOptions = {}): Inacti
   const throttleMs = options.throttleMs ?? ACTIVITY_THROTTLE_MS;
   const crossingMs = options.crossingMs ?? 5_000;
   const now = options.now ?? (() => Date.now());
-  const listeners = new Set<() => void>();
 
   let running = false;
   let handlers: InactivityHandlers | null = null;
   let deadline = 0;
-  let state: InactivityState = { phase: 'active', secondsLeft: limitMs / 1000 };
+  const store = observed<InactivityState>({ phase: 'active', secondsLeft: limitMs / 1000 });
+  const publish = store.publish;
   let tick: ReturnType<typeof setTimeout> | null = null;
   let sendTimer: ReturnType<typeof setTimeout> | null = null;
   let lastSent = -Infinity;
   let sendPending = false;
-
-  function publish(next: InactivityState): void {
-    if (next.phase === state.phase && next.secondsLeft === state.secondsLeft) return;
-    state = next;
-    for (const listener of [...listeners]) listener();
-  }
 
   function clearTimers(): void {
     if (tick !== null) clearTimeout(tick);
@@ -105,7 +100,7 @@ export function createInactivityMonitor(options: InactivityOptions = {}): Inacti
   }
 
   function expire(reason: ExpiryReason): void {
-    if (!running || state.phase === 'expired') return;
+    if (!running || store.get().phase === 'expired') return;
     clearTimers();
     sendPending = false;
     publish({ phase: 'expired', secondsLeft: 0 });
@@ -116,7 +111,7 @@ export function createInactivityMonitor(options: InactivityOptions = {}): Inacti
   function evaluate(): void {
     if (tick !== null) clearTimeout(tick);
     tick = null;
-    if (!running || state.phase === 'expired') return;
+    if (!running || store.get().phase === 'expired') return;
     const left = deadline - now();
     if (left <= 0) {
       expire('timeout');
@@ -159,7 +154,7 @@ export function createInactivityMonitor(options: InactivityOptions = {}): Inacti
       lastSent = -Infinity;
       sendPending = false;
       deadline = now() + limitMs;
-      state = { phase: 'active', secondsLeft: limitMs / 1000 };
+      store.replace({ phase: 'active', secondsLeft: limitMs / 1000 });
       evaluate();
     },
 
@@ -172,19 +167,19 @@ export function createInactivityMonitor(options: InactivityOptions = {}): Inacti
     },
 
     activity() {
-      if (!running || state.phase !== 'active') return;
+      if (!running || store.get().phase !== 'active') return;
       noteActivity();
       // No re-evaluation: the next wake-up sees the later deadline and sleeps again.
     },
 
     continueSession() {
-      if (!running || state.phase === 'expired') return;
+      if (!running || store.get().phase === 'expired') return;
       noteActivity();
       evaluate();
     },
 
     session(notice) {
-      if (!running || state.phase === 'expired') return;
+      if (!running || store.get().phase === 'expired') return;
       if (notice.state === 'expired') {
         expire('server');
         return;
@@ -199,13 +194,7 @@ export function createInactivityMonitor(options: InactivityOptions = {}): Inacti
       evaluate();
     },
 
-    getState: () => state,
-
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    getState: store.get,
+    subscribe: store.subscribe,
   };
 }

@@ -21,6 +21,7 @@ import { selectAppointmentId } from '../store/selectors';
 import type { CallFunction } from './callable';
 import type { RealtimeClient } from './client';
 import { FunctionsError } from './errors';
+import { isRecord } from '../isRecord';
 
 export const MAX_USER_AGENT_LENGTH = 512;
 export const MAX_VERSION_LENGTH = 64;
@@ -44,10 +45,6 @@ export interface AfterSignInDeps {
 
 function text(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The `error` part of a sendEmail-admin report. */

@@ -6,6 +6,7 @@
  */
 import { codeForHttpStatus, functionTimeoutMs, httpStatusForCode, retryHttpStatuses } from '../contract';
 import { errorFromWire, FunctionsError, type FunctionsErrorCode } from './errors';
+import { isRecord } from '../isRecord';
 
 export type Transport = 'http' | 'socket';
 
@@ -38,10 +39,6 @@ export interface CallableDeps {
 export type CallFunction = <T = unknown>(name: string, data?: unknown, options?: CallOptions) => Promise<T>;
 
 type Outcome = { ok: true; data: unknown } | { ok: false; error: FunctionsError; retryable: boolean };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A successful reply body -> its `data`, exactly as the Firebase client judges it. */
 export function dataFromReply(body: unknown): unknown {

@@ -10,6 +10,7 @@ import { functionTimeoutMs } from '../contract';
 import type { Snapshot } from '../store/types';
 import { errorFromWire, FunctionsError } from './errors';
 import { ClientEvent, ServerEvent, type SessionNotice } from './events';
+import { isRecord } from '../isRecord';
 
 /** The part of a socket.io-client Socket this module uses (a fake in tests). */
 export interface SocketLike {
@@ -71,10 +72,6 @@ export interface RealtimeClient {
   /** The version held for a subscribed path (undefined before its first snapshot). */
   heldVersion(path: string): number | undefined;
   subscribedPaths(): string[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function parseSnapshot(value: unknown): Snapshot | null {

@@ -8,6 +8,7 @@ import {
   isErrorStatus,
   type FunctionsErrorCode,
 } from '../contract';
+import { isRecord } from '../isRecord';
 
 export type { FunctionsErrorCode } from '../contract';
 
@@ -25,10 +26,6 @@ export class FunctionsError extends Error {
 
 export function isFunctionsErrorCode(value: unknown): value is FunctionsErrorCode {
   return typeof value === 'string' && (functionsErrorCodes as readonly string[]).includes(value);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { completeIntake, pushMonth, resetMonths, seedBooking, simulateBrowserZone, slot } from '../booking/testing';
+import { completeIntake, pushMonth, resetMonths, seedBooking, simulateBrowserZone, slot } from '../test/booking';
 import { fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
 import { fakeSaves } from '../test/intake';
 import { alice, renderApp } from '../test/renderApp';

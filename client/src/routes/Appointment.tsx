@@ -14,13 +14,14 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import '../booking/booking.css';
-import { BookingCalendar } from '../components/BookingCalendar';
-import { BookingTakenAlert, type TakenNotice } from '../components/BookingTakenAlert';
-import { useCounselorName } from '../components/BookingSummary';
-import { Loading } from '../components/Loading';
+import { BookingCalendar } from '../booking/BookingCalendar';
+import { BookingTakenAlert, type TakenNotice } from '../booking/BookingTakenAlert';
+import { useCounselorName } from '../booking/BookingSummary';
+import { BusyStatus, Loading } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
-import { StepProgress } from '../components/StepProgress';
-import { useIntake } from '../components/useIntake';
+import { StepProgress } from '../intake/StepProgress';
+import { useIntake } from '../intake/useIntake';
+import { WhenIntakeReady } from '../intake/WhenIntakeReady';
 import {
   clampMonth,
   gestationWeeksOf,
@@ -55,6 +56,8 @@ import { applicableSteps, APPOINTMENT_ROUTE, getPath, REVIEW_ROUTE } from '../in
 import { callFunction, errorMessageKey, FunctionsError, outbox } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale, selectService } from '../store/selectors';
+import { isRecord } from '../isRecord';
+import { ErrorText } from '../components/FieldParts';
 
 /** The service's booking horizon when service-read does not give one (the server's default). */
 const DEFAULT_HORIZON_DAYS = 60;
@@ -69,44 +72,33 @@ interface ChoiceValues {
 
 type FirstRead = { status: 'loading' } | { status: 'done'; firstDay: string | null } | { status: 'failed' };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export default function Appointment() {
   const { t } = useTranslation(['routes', 'intake', 'booking']);
   const intake = useIntake();
   const title = t('routes:bookingAppointment.title');
   const lead = t('routes:bookingAppointment.description');
-  if (intake.status !== 'ready') {
-    return (
-      <Screen title={title} lead={lead}>
-        {intake.status === 'loading' ? (
-          <Loading />
-        ) : (
-          <p role="alert" className="notice">
-            {t('intake:serviceUnavailable')}
-          </p>
-        )}
-      </Screen>
-    );
-  }
-  const status = intake.document.status;
   return (
-    <Screen title={title} lead={lead}>
-      {status === 'draft' ? (
-        <Picker
-          appointmentId={intake.appointmentId}
-          appointmentPath={intake.appointmentPath}
-          document={intake.document}
-          scope={intake.scope}
-          timeZone={intake.timeZone}
-          today={intake.today}
-        />
-      ) : (
-        <NotChangeable status={status} />
-      )}
-    </Screen>
+    <WhenIntakeReady intake={intake} title={title} lead={lead}>
+      {(intake) => {
+        const status = intake.document.status;
+        return (
+          <Screen title={title} lead={lead}>
+            {status === 'draft' ? (
+              <Picker
+                appointmentId={intake.appointmentId}
+                appointmentPath={intake.appointmentPath}
+                document={intake.document}
+                scope={intake.scope}
+                timeZone={intake.timeZone}
+                today={intake.today}
+              />
+            ) : (
+              <NotChangeable status={status} />
+            )}
+          </Screen>
+        );
+      }}
+    </WhenIntakeReady>
   );
 }
 
@@ -393,11 +385,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
               locale={locale}
             />
           </div>
-          {shown.error !== undefined && (
-            <p role="alert" className="error-text">
-              {t(`errors:${shown.error}`)}
-            </p>
-          )}
+          {shown.error !== undefined && <ErrorText>{t(`errors:${shown.error}`)}</ErrorText>}
           {noneAtAll ? (
             <p role="status" className="notice booking-none">
               {t('booking:calendar.noneAtAll')} <Link to="/contact">{t('booking:contactUs')}</Link>
@@ -409,16 +397,8 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
               </p>
             )
           )}
-          {firstRead.status === 'failed' && (
-            <p role="alert" className="error-text">
-              {t('booking:calendar.readFailed')}
-            </p>
-          )}
-          {dateError !== null && (
-            <p role="alert" className="error-text">
-              {dateError}
-            </p>
-          )}
+          {firstRead.status === 'failed' && <ErrorText>{t('booking:calendar.readFailed')}</ErrorText>}
+          {dateError !== null && <ErrorText>{dateError}</ErrorText>}
         </section>
 
         {date !== '' && (
@@ -511,11 +491,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
           <button ref={holdButton} type="submit" className="primary" disabled={holding} aria-describedby="booking-hold-hint">
             {t('booking:choose.hold')}
           </button>
-          {holding && (
-            <span role="status" className="hint">
-              <span className="spinner" aria-hidden="true" /> {t('booking:choose.holding')}
-            </span>
-          )}
+          <BusyStatus busy={holding}>{t('booking:choose.holding')}</BusyStatus>
         </div>
         <p id="booking-hold-hint" className="hint">
           {t('booking:choose.holdHint')}

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { Loading } from '../components/Loading';
-import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
-import { entryFromQuery, SignInPanel } from '../components/SignInPanel';
+import { BackHomeLink, ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { entryFromQuery, SignInPanel } from '../auth/SignInPanel';
 import { useQueryLocale } from '../i18n/useQueryLocale';
 import { callFunction, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';
+import { ErrorText } from '../components/FieldParts';
 
 type ClinicLookup =
   | { id: string; status: 'found'; name: Partial<Record<string, string>> }
@@ -51,12 +52,8 @@ export default function ClinicLogin() {
   } else if (loaded.status === 'missing') {
     content = (
       <>
-        <p role="alert" className="error-text">
-          {t('errors:clinicNotFound')}
-        </p>
-        <p>
-          <Link to="/">{t('backHome')}</Link>
-        </p>
+        <ErrorText>{t('errors:clinicNotFound')}</ErrorText>
+        <BackHomeLink />
       </>
     );
   } else {

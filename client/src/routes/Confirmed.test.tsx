@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auth } from '../auth/session';
-import { completeIntake, seedBooking } from '../booking/testing';
+import { completeIntake, seedBooking } from '../test/booking';
 import { bindAuthToStore, fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
 import { renderApp } from '../test/renderApp';
 

@@ -6,12 +6,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { BookingSummary } from '../components/BookingSummary';
-import { CancelDialog } from '../components/CancelDialog';
-import { Loading } from '../components/Loading';
+import { BookingSummary } from '../booking/BookingSummary';
+import { CancelDialog } from '../booking/CancelDialog';
 import { ReturnHomeCountdown } from '../components/ReturnHomeCountdown';
 import { Screen } from '../components/ScreenPlaceholder';
-import { useIntake } from '../components/useIntake';
+import { useIntake } from '../intake/useIntake';
+import { WhenIntakeReady } from '../intake/WhenIntakeReady';
 import { bookedTime } from '../booking/hold';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';
@@ -27,83 +27,76 @@ export default function Confirmed() {
   /** Once the person opened the cancel dialog, the page no longer leaves on its own. */
   const [engaged, setEngaged] = useState(false);
 
-  if (intake.status !== 'ready') {
-    return (
-      <Screen title={t('routes:bookingConfirmed.title')}>
-        {intake.status === 'loading' ? (
-          <Loading />
-        ) : (
-          <p role="alert" className="notice">
-            {t('intake:serviceUnavailable')}
-          </p>
-        )}
-      </Screen>
-    );
-  }
-
-  const { document, appointmentId, timeZone } = intake;
-  const status = document.status;
-  if (status !== 'confirmed') {
-    return (
-      <Screen title={t('booking:confirmed.notConfirmedTitle')}>
-        <p className="notice" role="status">
-          {status === 'pending_payment' ? (
-            <>
-              {t('booking:locked.pendingPayment')} <Link to="/b/checkout">{t('booking:locked.toCheckout')}</Link>
-            </>
-          ) : status === 'cancelled' ? (
-            t('booking:confirmed.cancelled')
-          ) : (
-            <>
-              {t('booking:confirmed.notYet')} <Link to="/b/review">{t('booking:confirmed.toReview')}</Link>
-            </>
-          )}
-        </p>
-      </Screen>
-    );
-  }
-
-  const booked = bookedTime(document, timeZone);
-  const joinUrl = typeof document.joinUrl === 'string' && /^https?:\/\//.test(document.joinUrl) ? document.joinUrl : null;
   return (
-    <Screen title={t('routes:bookingConfirmed.title')} lead={t('routes:bookingConfirmed.description')}>
-      <section className="card booking-confirmed" aria-labelledby="booking-confirmed-heading">
-        <h2 id="booking-confirmed-heading">{t('booking:confirmed.heading')}</h2>
-        {booked && <BookingSummary booked={booked} locale={locale} emailLocale={document.locale ?? null} />}
-        {joinUrl !== null ? (
-          <>
-            <p>
-              <a className="booking-join" href={joinUrl}>
-                {t('booking:confirmed.join')}
-              </a>
-            </p>
-            <p className="hint">{t('booking:confirmed.joinHint')}</p>
-          </>
-        ) : (
-          <p className="hint">{t('booking:confirmed.joinLater')}</p>
-        )}
-      </section>
-      <div className="actions booking-confirmed-actions">
-        <button
-          type="button"
-          className="secondary danger"
-          onClick={() => {
-            setCancelling(true);
-            setEngaged(true);
-          }}
-        >
-          {t('booking:cancel.open')}
-        </button>
-      </div>
-      {!engaged && <ReturnHomeCountdown seconds={RETURN_HOME_SECONDS} />}
-      {cancelling && (
-        <CancelDialog
-          appointmentId={appointmentId}
-          onClose={() => {
-            setCancelling(false);
-          }}
-        />
-      )}
-    </Screen>
+    <WhenIntakeReady intake={intake} title={t('routes:bookingConfirmed.title')}>
+      {(intake) => {
+
+        const { document, appointmentId, timeZone } = intake;
+        const status = document.status;
+        if (status !== 'confirmed') {
+          return (
+            <Screen title={t('booking:confirmed.notConfirmedTitle')}>
+              <p className="notice" role="status">
+                {status === 'pending_payment' ? (
+                  <>
+                    {t('booking:locked.pendingPayment')} <Link to="/b/checkout">{t('booking:locked.toCheckout')}</Link>
+                  </>
+                ) : status === 'cancelled' ? (
+                  t('booking:confirmed.cancelled')
+                ) : (
+                  <>
+                    {t('booking:confirmed.notYet')} <Link to="/b/review">{t('booking:confirmed.toReview')}</Link>
+                  </>
+                )}
+              </p>
+            </Screen>
+          );
+        }
+
+        const booked = bookedTime(document, timeZone);
+        const joinUrl = typeof document.joinUrl === 'string' && /^https?:\/\//.test(document.joinUrl) ? document.joinUrl : null;
+        return (
+          <Screen title={t('routes:bookingConfirmed.title')} lead={t('routes:bookingConfirmed.description')}>
+            <section className="card booking-confirmed" aria-labelledby="booking-confirmed-heading">
+              <h2 id="booking-confirmed-heading">{t('booking:confirmed.heading')}</h2>
+              {booked && <BookingSummary booked={booked} locale={locale} emailLocale={document.locale ?? null} />}
+              {joinUrl !== null ? (
+                <>
+                  <p>
+                    <a className="booking-join" href={joinUrl}>
+                      {t('booking:confirmed.join')}
+                    </a>
+                  </p>
+                  <p className="hint">{t('booking:confirmed.joinHint')}</p>
+                </>
+              ) : (
+                <p className="hint">{t('booking:confirmed.joinLater')}</p>
+              )}
+            </section>
+            <div className="actions booking-confirmed-actions">
+              <button
+                type="button"
+                className="secondary danger"
+                onClick={() => {
+                  setCancelling(true);
+                  setEngaged(true);
+                }}
+              >
+                {t('booking:cancel.open')}
+              </button>
+            </div>
+            {!engaged && <ReturnHomeCountdown seconds={RETURN_HOME_SECONDS} />}
+            {cancelling && (
+              <CancelDialog
+                appointmentId={appointmentId}
+                onClose={() => {
+                  setCancelling(false);
+                }}
+              />
+            )}
+          </Screen>
+        );
+      }}
+    </WhenIntakeReady>
   );
 }

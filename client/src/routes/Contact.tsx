@@ -10,13 +10,14 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { FieldError, FieldLabel } from '../components/IntakeField';
+import { ErrorText, FieldError, FieldLabel } from '../components/FieldParts';
 import { Screen } from '../components/ScreenPlaceholder';
 import { definitionMessage } from '../intake';
 import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { selectAppointment, selectAuthUser, selectLocale } from '../store/selectors';
 import { isValidEmail, normalizeEmail } from '../validation/email';
+import { isRecord } from '../isRecord';
 
 export interface ContactValues {
   name: string;
@@ -34,10 +35,6 @@ export const MAX_LENGTHS: Record<ContactField, number> = { name: 200, email: 254
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The server's codes for a refused field (docs/protocol.md, contact-send and "Callables"). */
 type RefusalCode = 'required' | 'email' | 'controlCharacters';
@@ -181,16 +178,8 @@ export default function Contact() {
           <textarea rows={6} {...fieldProps('message')} {...register('message', { validate: { required } })} />
           <FieldError id="contact-message-error" issue={issue('message')} />
         </div>
-        {incomplete && Object.keys(errors).length > 0 && (
-          <p role="alert" className="error-text">
-            {t('contact.incomplete')}
-          </p>
-        )}
-        {sendError !== null && (
-          <p role="alert" className="error-text">
-            {sendError}
-          </p>
-        )}
+        {incomplete && Object.keys(errors).length > 0 && <ErrorText>{t('contact.incomplete')}</ErrorText>}
+        {sendError !== null && <ErrorText>{sendError}</ErrorText>}
         <div className="actions">
           <button type="submit" className="primary" disabled={isSubmitting}>
             {isSubmitting ? t('contact.sending') : t('contact.submit')}

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { StepScreen } from '../components/StepScreen';
+import { StepScreen } from '../intake/StepScreen';
 
 /** /b/contact: contact information. Fields, conditions and rules: the "contact" step of the intake definition. */
 export default function ContactInfo() {

@@ -17,6 +17,8 @@ import { errorFromWire } from '../realtime/errors';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';
 import NotFound from './NotFound';
+import { isRecord } from '../isRecord';
+import { ErrorText } from '../components/FieldParts';
 
 /** The part of the stored-file metadata (spec section 3) this page shows. */
 export interface FileMetadata {
@@ -25,10 +27,6 @@ export interface FileMetadata {
   contentType: string | null;
   contentLanguage: string | null;
   updated: string | null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const optionalText = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
@@ -142,9 +140,7 @@ export default function Downloads() {
       {current.status === 'loading' && <Loading />}
       {current.status === 'failed' && (
         <div className="card">
-          <p role="alert" className="error-text">
-            {t(errorMessageKey(current.error))}
-          </p>
+          <ErrorText>{t(errorMessageKey(current.error))}</ErrorText>
           <div className="actions">
             <button
               type="button"

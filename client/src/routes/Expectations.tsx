@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { StepScreen } from '../components/StepScreen';
+import { StepScreen } from '../intake/StepScreen';
 
 /** /b/expectations: requests and expectations. Fields, conditions and rules: the "expectations" step of the intake definition. */
 export default function Expectations() {

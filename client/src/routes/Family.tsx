@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { StepScreen } from '../components/StepScreen';
+import { StepScreen } from '../intake/StepScreen';
 
 /** /b/family: family history, with "add family member". Fields, conditions and rules: the "family" step of the intake definition. */
 export default function Family() {

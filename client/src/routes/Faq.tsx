@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { FAQ_RECEIVING_EMAIL } from '../components/faqAnchors';
+import { FAQ_RECEIVING_EMAIL } from '../auth/faqAnchors';
 import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
 
 /** `/faq`: public answers about signing in and receiving our e-mails (linked from the login screens). */

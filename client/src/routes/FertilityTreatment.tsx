@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { StepScreen } from '../components/StepScreen';
+import { StepScreen } from '../intake/StepScreen';
 
 /** /b/fertility-treatment: fertility treatment history (pgt). Fields, conditions and rules: the "fertility-treatment" step of the intake definition. */
 export default function FertilityTreatment() {

@@ -1,6 +1,6 @@
 import { useSearchParams } from 'react-router';
 import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
-import { entryFromQuery, SignInPanel } from '../components/SignInPanel';
+import { entryFromQuery, SignInPanel } from '../auth/SignInPanel';
 import { useQueryLocale } from '../i18n/useQueryLocale';
 
 /** `/` (query locale, clinicId, serviceId, next): ask for a sign-in link by e-mail. */

@@ -4,12 +4,13 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { analytics } from '../analytics';
 import { emailForSignIn, forgetEmailForSignIn, isLinkInvalid, signInEntry } from '../auth/emailLink';
 import { auth } from '../auth/session';
-import { CheckInbox } from '../components/CheckInbox';
-import { EmailForm } from '../components/EmailForm';
-import { nextPathAfterSignIn } from '../components/RequireAuth';
+import { CheckInbox } from '../auth/CheckInbox';
+import { EmailForm } from '../auth/EmailForm';
+import { nextPathAfterSignIn } from '../auth/RequireAuth';
 import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
-import { useSignInLink } from '../components/useSignInLink';
+import { useSignInLink } from '../auth/useSignInLink';
 import { errorMessageKey } from '../realtime';
+import { ErrorText } from '../components/FieldParts';
 
 type Phase =
   | { kind: 'confirming' }
@@ -95,9 +96,7 @@ export default function LoginConfirmation() {
   } else if (phase.kind === 'failed') {
     content = (
       <div className="card">
-        <p role="alert" className="error-text">
-          {t(phase.errorKey)}
-        </p>
+        <ErrorText>{t(phase.errorKey)}</ErrorText>
         <button type="button" className="primary" onClick={() => void confirm(phase.email)}>
           {t('routes:loginConfirmation.retry')}
         </button>
@@ -117,14 +116,8 @@ export default function LoginConfirmation() {
     const { email } = phase;
     content = (
       <div className="card">
-        <p role="alert" className="error-text">
-          {t('errors:authLinkInvalid')}
-        </p>
-        {link.error !== null && (
-          <p role="alert" className="error-text">
-            {t(link.error)}
-          </p>
-        )}
+        <ErrorText>{t('errors:authLinkInvalid')}</ErrorText>
+        {link.error !== null && <ErrorText>{t(link.error)}</ErrorText>}
         {email === null ? (
           <p>
             <Link to="/">{t('routes:loginConfirmation.backToLogin')}</Link>

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../booking/navigation';
-import { completeIntake, pushAppointment, seedBooking } from '../booking/testing';
+import { completeIntake, pushAppointment, seedBooking } from '../test/booking';
 import { fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
 import { alice, renderApp } from '../test/renderApp';
 

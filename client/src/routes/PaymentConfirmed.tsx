@@ -10,9 +10,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import '../booking/booking.css';
-import { PaymentFailedDialog } from '../components/PaymentFailedDialog';
+import { PaymentFailedDialog } from '../booking/PaymentFailedDialog';
 import { Screen } from '../components/ScreenPlaceholder';
-import { useIntake } from '../components/useIntake';
+import { useIntake } from '../intake/useIntake';
 import { parseSessionStatus, paymentOutcome, retryRoute, type SessionStatusReply } from '../booking/payment';
 import { callFunction, FunctionsError } from '../realtime';
 

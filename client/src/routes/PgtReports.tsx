@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { StepScreen } from '../components/StepScreen';
+import { StepScreen } from '../intake/StepScreen';
 
 /** /b/pgt-reports: analysis reports, with "add report" (pgt). Fields, conditions and rules: the "pgt-reports" step of the intake definition. */
 export default function PgtReports() {

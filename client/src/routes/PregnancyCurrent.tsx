@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { StepScreen } from '../components/StepScreen';
+import { StepScreen } from '../intake/StepScreen';
 
 /** /b/pregnancy-current: the current pregnancy (prenatal, pgt). Fields, conditions and rules: the "pregnancy-current" step of the intake definition. */
 export default function PregnancyCurrent() {

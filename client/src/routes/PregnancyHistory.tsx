@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { StepScreen } from '../components/StepScreen';
+import { StepScreen } from '../intake/StepScreen';
 
 /** /b/pregnancy-history: past pregnancies (prenatal, pgt). Fields, conditions and rules: the "pregnancy-history" step of the intake definition. */
 export default function PregnancyHistory() {

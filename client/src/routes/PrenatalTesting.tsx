@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { StepScreen } from '../components/StepScreen';
+import { StepScreen } from '../intake/StepScreen';
 
 /** /b/prenatal-testing: past, present and planned prenatal tests (prenatal). Fields, conditions and rules: the "prenatal-testing" step of the intake definition. */
 export default function PrenatalTesting() {

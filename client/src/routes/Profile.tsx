@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { StepScreen } from '../components/StepScreen';
+import { StepScreen } from '../intake/StepScreen';
 
 /** /b/profile: dates of birth. Fields, conditions and rules: the "profile" step of the intake definition. */
 export default function Profile() {

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeServer } from '../test/fakeServer';
-import { fakeSaves, pushAppointment, seedAppointment } from '../test/intake';
+import { completeIntake, fakeSaves, pushAppointment, seedAppointment } from '../test/intake';
 import { alice, renderApp } from '../test/renderApp';
 
 let view: ReturnType<typeof renderApp> | undefined;
@@ -14,23 +14,10 @@ afterEach(() => {
   view = undefined;
 });
 
-/** A complete cancer-service intake (clinic, patient, contact, profile, family, expectations). */
+/** A complete cancer-service intake, its family member with an "other" disorder named. */
 const complete = {
-  healthCareProvider: { code: 'AB12' },
-  contactInfo: {
-    lastName: 'ヤマダ',
-    firstName: 'ハナコ',
-    email: 'hanako@example.jp',
-    phone: '03-1234-5678',
-    country: 'JP',
-    subdivision: '東京都',
-    registrant: 'other',
-    registrantOther: 'Sister',
-    hasPrenatalServiceHistory: 0,
-  },
-  profile: { femaleDob: '1990-04-01' },
+  ...completeIntake,
   familyMembers: [{ side: 0, relationship: 3, disorders: ['Q90', 'other'], disordersOther: 'Marfan,Fabry' }],
-  requests: { expectations: [1, 2], isDepressed: 0, isDispleasured: -1, referralSource: 1 },
 };
 
 const section = (name: string) => screen.getByRole('region', { name });

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { completeIntake, pushAppointment, seedBooking } from '../booking/testing';
+import { completeIntake, pushAppointment, seedBooking } from '../test/booking';
 import { createI18n } from '../i18n';
 import { useAppStore } from '../store';
 import { fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';

@@ -1,0 +1,87 @@
+import { useId, type ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { FAQ_RECEIVING_EMAIL } from './faqAnchors';
+import { isMobileCarrierAddress } from '../validation/carrierDomains';
+import { isValidEmail, normalizeEmail } from '../validation/email';
+import { ErrorText } from '../components/FieldParts';
+
+interface EmailFormValues {
+  email: string;
+}
+
+export interface EmailFormProps {
+  /** The submit button's text (its accessible name). */
+  submitLabel: string;
+  /** Receives the trimmed, valid address. */
+  onSubmit: (email: string) => Promise<void> | void;
+  defaultEmail?: string;
+  /** Warn about mobile-carrier addresses (spec section 8) with a link to the FAQ. */
+  carrierNotice?: boolean;
+  /** A translated error of the last submission (server refusal), shown above the button. */
+  error?: string | null;
+  busy?: boolean;
+  children?: ReactNode;
+}
+
+/**
+ * One e-mail address field with the login rule ("Invalid email address.", spec section 5),
+ * validated on submit and again on every change after that.
+ */
+export function EmailForm({ submitLabel, onSubmit, defaultEmail = '', carrierNotice = false, error = null, busy = false, children }: EmailFormProps) {
+  const { t } = useTranslation(['common', 'routes', 'errors']);
+  const id = useId();
+  const fieldId = `${id}-email`;
+  const {
+    register,
+    handleSubmit,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm<EmailFormValues>({ defaultValues: { email: defaultEmail } });
+  const email = useWatch({ control, name: 'email' });
+  const invalid = errors.email !== undefined;
+  const showCarrierNotice = carrierNotice && isMobileCarrierAddress(email);
+  const errorId = `${fieldId}-error`;
+  const carrierId = `${fieldId}-carrier`;
+  const describedBy = [invalid ? errorId : null, showCarrierNotice ? carrierId : null].filter((x) => x !== null).join(' ');
+
+  return (
+    <form
+      className="card"
+      noValidate
+      onSubmit={(event) => {
+        void handleSubmit(async (values) => {
+          await onSubmit(normalizeEmail(values.email));
+        })(event);
+      }}
+    >
+      {children}
+      <label htmlFor={fieldId}>{t('emailField.label')}</label>
+      <input
+        id={fieldId}
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        spellCheck={false}
+        aria-invalid={invalid}
+        aria-describedby={describedBy === '' ? undefined : describedBy}
+        {...register('email', { validate: (value) => isValidEmail(value) || 'invalidEmail' })}
+      />
+      {invalid && (
+        <p id={errorId} role="alert" className="error-text">
+          {t('errors:invalidEmail')}
+        </p>
+      )}
+      {showCarrierNotice && (
+        <p id={carrierId} className="notice">
+          {t('errors:mobileCarrierNotice')} <Link to={`/faq#${FAQ_RECEIVING_EMAIL}`}>{t('routes:login.carrierFaq')}</Link>
+        </p>
+      )}
+      {error && <ErrorText>{error}</ErrorText>}
+      <button type="submit" className="primary" disabled={busy || isSubmitting}>
+        {submitLabel}
+      </button>
+    </form>
+  );
+}

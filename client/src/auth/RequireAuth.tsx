@@ -1,0 +1,31 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useAppStore } from '../store';
+import { selectAuthReady, selectIsSignedIn } from '../store/selectors';
+import { Loading } from '../components/Loading';
+
+/** Query parameter of `/` that names where to go after signing in. */
+export const NEXT_PARAM = 'next';
+
+/**
+ * Guards the booking steps: a signed-out visitor goes to the login screen, which gets the
+ * intended path in `?next=` (and in the navigation state as `from`).
+ */
+export function RequireAuth() {
+  const ready = useAppStore(selectAuthReady);
+  const signedIn = useAppStore(selectIsSignedIn);
+  const location = useLocation();
+  if (!ready) return <Loading />;
+  if (!signedIn) {
+    const intended = `${location.pathname}${location.search}`;
+    const search = new URLSearchParams({ [NEXT_PARAM]: intended });
+    return <Navigate to={{ pathname: '/', search: `?${search.toString()}` }} replace state={{ from: intended }} />;
+  }
+  return <Outlet />;
+}
+
+/** Where to go after signing in: `?next=` when it is a path of this app, else the first step. */
+export function nextPathAfterSignIn(search: URLSearchParams, fallback = '/b/clinic'): string {
+  const next = search.get(NEXT_PARAM);
+  // Only same-app paths: "//evil.example" or "https://..." must never be followed.
+  return next?.startsWith('/') && !next.startsWith('//') ? next : fallback;
+}

@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import type { SignInEntry } from './emailLink';
+import { useAppStore, type LoginNotice } from '../store';
+import { selectAuthUser, selectLoginNotice } from '../store/selectors';
+import { CheckInbox } from './CheckInbox';
+import { EmailForm } from './EmailForm';
+import { nextPathAfterSignIn } from './RequireAuth';
+import { useSignInLink } from './useSignInLink';
+
+const noticeKeys = {
+  appointmentFailed: 'errors:appointmentFailed',
+  sessionEnded: 'errors:unauthenticated',
+  appointmentCancelled: 'booking:cancel.done',
+} as const satisfies Record<LoginNotice, string>;
+
+/**
+ * The content of the login screens: why the person was signed out (if they were), the e-mail
+ * form, then "check your inbox". A signed-in person is offered to continue instead.
+ */
+export function SignInPanel({ entry }: { entry: SignInEntry }) {
+  const { t } = useTranslation(['common', 'routes', 'errors', 'booking']);
+  const user = useAppStore(selectAuthUser);
+  const notice = useAppStore(selectLoginNotice);
+  const [search] = useSearchParams();
+  const link = useSignInLink(entry);
+  const [draft, setDraft] = useState('');
+
+  if (user) {
+    return (
+      <div className="card">
+        <p>{t('routes:login.signedInAs', { email: user.email })}</p>
+        <p>
+          <Link to={nextPathAfterSignIn(search)}>{t('routes:login.continue')}</Link>
+        </p>
+      </div>
+    );
+  }
+
+  const error = link.error === null ? null : t(link.error);
+  return (
+    <>
+      {notice && (
+        <p role="alert" className="notice">
+          {t(noticeKeys[notice])}
+        </p>
+      )}
+      {link.sentTo === null ? (
+        <EmailForm
+          submitLabel={t('routes:login.submit')}
+          onSubmit={link.send}
+          defaultEmail={draft}
+          carrierNotice
+          error={error}
+          busy={link.busy}
+        />
+      ) : (
+        <CheckInbox
+          email={link.sentTo}
+          resent={link.resent}
+          busy={link.busy}
+          error={error}
+          onResend={link.resend}
+          onChangeAddress={() => {
+            setDraft(link.sentTo ?? '');
+            link.changeAddress();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** The clinic and service of a login screen's query (`clinicId`, `serviceId`). */
+export function entryFromQuery(search: URLSearchParams, clinicId?: string): SignInEntry {
+  const entry: SignInEntry = {};
+  const clinic = clinicId ?? search.get('clinicId');
+  const service = search.get('serviceId');
+  if (clinic) entry.clinicId = clinic;
+  if (service) entry.serviceId = service;
+  return entry;
+}

@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { rememberEmailForSignIn, type SignInEntry } from './emailLink';
+import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
+import { useAppStore } from '../store';
+import { selectLocale } from '../store/selectors';
+
+export type LinkRequestErrorKey =
+  | ReturnType<typeof errorMessageKey>
+  | 'errors:tooManyLinks'
+  | 'errors:invalidEmail'
+  | 'errors:entryNotFound';
+
+/** What the person reads when a link could not be sent. */
+export function linkRequestErrorKey(error: unknown): LinkRequestErrorKey {
+  if (error instanceof FunctionsError) {
+    if (error.code === 'resource-exhausted') return 'errors:tooManyLinks';
+    if (error.code === 'invalid-argument') {
+      const { details } = error;
+      const fields = typeof details === 'object' && details !== null ? (details as { fields?: unknown }).fields : undefined;
+      if (typeof fields === 'object' && fields !== null && 'email' in fields) return 'errors:invalidEmail';
+    }
+    if (error.code === 'not-found') return 'errors:entryNotFound';
+  }
+  return errorMessageKey(error);
+}
+
+export interface SignInLinkState {
+  /** The address the last link went to; null until one was sent. */
+  sentTo: string | null;
+  /** True when the last link was a repeat to the same address. */
+  resent: boolean;
+  busy: boolean;
+  error: LinkRequestErrorKey | null;
+}
+
+/**
+ * Asks for sign-in links (`sendEmail-authLink`) in the interface's language for the given
+ * clinic and service, and remembers the address on this device for the confirmation step.
+ * A link request is made once (no automatic retry): a repeat would send another mail.
+ */
+export function useSignInLink(entry: SignInEntry) {
+  const locale = useAppStore(selectLocale);
+  const setLoginNotice = useAppStore((state) => state.setLoginNotice);
+  const [state, setState] = useState<SignInLinkState>({ sentTo: null, resent: false, busy: false, error: null });
+
+  const send = async (email: string) => {
+    setState((previous) => ({ ...previous, busy: true, error: null }));
+    try {
+      await callFunction('sendEmail-authLink', { email, locale, ...entry }, { maxAttempts: 1 });
+      rememberEmailForSignIn(email, entry);
+      setLoginNotice(null);
+      setState((previous) => ({ sentTo: email, resent: previous.sentTo === email, busy: false, error: null }));
+    } catch (error) {
+      setState((previous) => ({ ...previous, busy: false, error: linkRequestErrorKey(error) }));
+    }
+  };
+
+  return {
+    ...state,
+    send,
+    /** Sends another link to the address the last one went to. */
+    resend: () => {
+      if (state.sentTo !== null) void send(state.sentTo);
+    },
+    /** Back to the address field (the last address stays remembered until a new link). */
+    changeAddress: () => {
+      setState({ sentTo: null, resent: false, busy: false, error: null });
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/** One step's answers in readable form on the review page, with an "Edit" link back to it. */
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { Locale } from '../i18n/locale';
+import {
+  definitionMessage,
+  formatAnswer,
+  getPath,
+  isEmptyAnswer,
+  isFieldRequired,
+  isFieldVisible,
+  otherParents,
+  scopeOf,
+  type Category,
+  type FieldDef,
+  type StepDef,
+} from './index';
+
+interface Display {
+  locale: Locale;
+  category: Category;
+  listSeparator: string;
+}
+
+function Rows({ fields, answers, display }: { fields: readonly FieldDef[]; answers: unknown; display: Display }) {
+  const { t } = useTranslation('intake');
+  const scope = scopeOf(answers, display.category);
+  const others = otherParents(fields);
+  return (
+    <dl className="review-rows">
+      {fields
+        .filter((field) => !others.has(field.path) && isFieldVisible(field, fields, scope))
+        .map((field) => {
+          const value = getPath(answers, field.path);
+          const otherField = fields.find((candidate) => candidate.path === field.other);
+          const other = otherField ? { field: otherField, value: getPath(answers, otherField.path) } : undefined;
+          const missing = isEmptyAnswer(field, value) && isFieldRequired(field, fields, scope);
+          let shown;
+          if (field.type === 'repeater') {
+            const items: unknown[] = Array.isArray(value) ? (value as unknown[]) : [];
+            shown =
+              items.length === 0 ? null : (
+                <ol className="review-items">
+                  {items.map((item, index) => (
+                    <li key={index}>
+                      <p className="review-item-title">{t('repeater.item', { n: index + 1 })}</p>
+                      <Rows fields={field.fields ?? []} answers={item} display={display} />
+                    </li>
+                  ))}
+                </ol>
+              );
+          } else {
+            shown = formatAnswer(field, value, display, other);
+          }
+          return (
+            <div key={field.path} className="review-row">
+              <dt>{field.label[display.locale]}</dt>
+              <dd>
+                {shown ?? (field.type === 'repeater' ? t('review.noItems') : t('review.notAnswered'))}
+                {missing && <span className="required-text"> {definitionMessage('required', display.locale)}</span>}
+              </dd>
+            </div>
+          );
+        })}
+    </dl>
+  );
+}
+
+export function ReviewAnswers({ step, document, display }: { step: StepDef; document: unknown; display: Display }) {
+  const { t } = useTranslation('intake');
+  const headingId = useId();
+  const title = step.title[display.locale];
+  return (
+    <section className="review-step" aria-labelledby={headingId}>
+      <div className="review-heading">
+        <h2 id={headingId}>{title}</h2>
+        <Link to={step.route} aria-label={t('review.editStep', { step: title })}>
+          {t('review.edit')}
+        </Link>
+      </div>
+      <Rows fields={step.fields} answers={document} display={display} />
+    </section>
+  );
+}

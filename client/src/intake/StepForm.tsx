@@ -1,0 +1,241 @@
+/**
+ * The generic questionnaire step: every field of a definition step, shown by its conditions,
+ * in a react-hook-form form. "Save and continue" checks the step with the same rules as the
+ * server, sends one update with the changed paths (through the outbox: kept in memory and
+ * sent when connected), then goes on. A refusal shows the server's problems at their fields.
+ * Answers changed in another tab appear here unless the person has edited that field.
+ */
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import {
+  changedData,
+  dateBoundsOf,
+  deepEqual,
+  formValuesFor,
+  getPath,
+  isFieldRequired,
+  isFieldVisible,
+  issueMessage,
+  nextRoute,
+  otherParents,
+  scopeOf,
+  stepIssues,
+  wireAnswersFor,
+  fieldRefusal,
+  type FieldDef,
+  type FormItem,
+  type FormValue,
+  type FormValues,
+  type StepDef,
+} from './index';
+import { errorMessageKey, FunctionsError, outbox } from '../realtime';
+import { useAppStore } from '../store';
+import { selectLocale } from '../store/selectors';
+import { FieldControl } from './IntakeField';
+import { RepeaterField } from './RepeaterField';
+import type { IntakeState } from './useIntake';
+
+type Ready = Extract<IntakeState, { status: 'ready' }>;
+
+export interface StepFormProps {
+  step: StepDef;
+  intake: Ready;
+  /** Form values to start with where nothing is stored (the provider code of `?id=`). */
+  prefill?: Record<string, FormValue>;
+}
+
+/** A problem reported by the server, shown while the answer is still the one sent. */
+interface Refused {
+  code: string;
+  message: string | undefined;
+  sent: unknown;
+}
+
+/** Focuses the first field marked invalid, in page order. */
+function focusFirstInvalid(form: HTMLFormElement | null): void {
+  const invalid = form?.querySelector('[data-invalid]');
+  const target = invalid?.matches('input, select, textarea')
+    ? invalid
+    : invalid?.querySelector<HTMLElement>('input, select, textarea, button');
+  if (target instanceof HTMLElement) target.focus();
+}
+
+export function StepForm({ step, intake, prefill }: StepFormProps) {
+  const { t } = useTranslation(['intake', 'errors']);
+  const locale = useAppStore(selectLocale);
+  const navigate = useNavigate();
+  const { category, today, document, appointmentPath } = intake;
+  const context = { category, today };
+  const formRef = useRef<HTMLFormElement>(null);
+  const mounted = useRef(true);
+  const documentRef = useRef(document);
+  /** The form values of the document as last seen: a field still equal to it is not edited. */
+  const baseRef = useRef<FormValues>(formValuesFor(step, document));
+
+  const { control, handleSubmit, getValues, setValue, formState } = useForm<FormValues>({
+    defaultValues: formValuesFor(step, document, prefill),
+  });
+  const values = useWatch({ control }) as FormValues;
+  const [checked, setChecked] = useState(false);
+  const [refused, setRefused] = useState<Record<string, Refused>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [focusRequest, setFocusRequest] = useState(0);
+
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  // Pushes of the document (another tab, this tab's own save): follow them where not edited.
+  useEffect(() => {
+    documentRef.current = document;
+    const next = formValuesFor(step, document);
+    const current = getValues();
+    for (const field of step.fields) {
+      const mine = getPath(current, field.path);
+      const theirs = getPath(next, field.path);
+      if (deepEqual(mine, getPath(baseRef.current, field.path)) && !deepEqual(mine, theirs)) {
+        setValue(field.path, theirs, { shouldDirty: false });
+      }
+    }
+    baseRef.current = next;
+  }, [document, step, getValues, setValue]);
+
+  useLayoutEffect(() => {
+    if (focusRequest > 0) focusFirstInvalid(formRef.current);
+  }, [focusRequest]);
+
+  const wire = wireAnswersFor(step, values, category);
+  const liveIssues = checked ? stepIssues(step, wire, context) : {};
+
+  const issueAt = (path: string, field: FieldDef): string | null => {
+    const server = refused[path];
+    if (server && deepEqual(getPath(wire, path) ?? null, server.sent)) {
+      return issueMessage(server.code, field, locale, today, server.message);
+    }
+    const key = liveIssues[path];
+    return key === undefined ? null : issueMessage(key, field, locale, today);
+  };
+
+  const save = async (formValues: FormValues) => {
+    setFormError(null);
+    const answers = wireAnswersFor(step, formValues, category);
+    const issues = stepIssues(step, answers, context);
+    setChecked(true);
+    if (Object.keys(issues).length > 0) {
+      setFocusRequest((n) => n + 1);
+      return;
+    }
+    const next = nextRoute(step.id, intake.scope);
+    const data = changedData(step, answers, documentRef.current);
+    if (Object.keys(data).length > 0) {
+      try {
+        await outbox.send(appointmentPath, data);
+      } catch (error) {
+        if (!mounted.current) return;
+        const refusal = fieldRefusal(error);
+        if (refusal) {
+          const byPath: Record<string, Refused> = {};
+          for (const path of new Set([...Object.keys(refusal.codes), ...Object.keys(refusal.messages)])) {
+            byPath[path] = { code: refusal.codes[path] ?? '', message: refusal.messages[path], sent: getPath(answers, path) ?? null };
+          }
+          setRefused(byPath);
+          const consent = refusal.codes.consent;
+          const shown = scopeOf(answers, category);
+          const placed = (path: string) =>
+            step.fields.some(
+              (field) =>
+                isFieldVisible(field, step.fields, shown) &&
+                (field.path === path || (field.type === 'repeater' && path.startsWith(`${field.path}.`))),
+            );
+          const unplaced = Object.keys(byPath).filter((path) => path !== 'consent' && !placed(path));
+          if (consent !== undefined) setFormError(issueMessage(consent, null, locale, today));
+          else if (unplaced.length > 0) setFormError(t('errors:invalid-argument'));
+          setFocusRequest((n) => n + 1);
+        } else if (!(error instanceof FunctionsError && error.code === 'cancelled')) {
+          setFormError(t(errorMessageKey(error)));
+        }
+        return;
+      }
+    }
+    if (mounted.current) void navigate(next);
+  };
+
+  const others = otherParents(step.fields);
+  const scope = scopeOf(wire, category);
+
+  const renderField = (field: FieldDef) => {
+    if (!isFieldVisible(field, step.fields, scope)) return null;
+    const required = isFieldRequired(field, step.fields, scope);
+    const other = step.fields.find((candidate) => candidate.path === field.other);
+    const conditional = field.when !== undefined || others.has(field.path);
+    return (
+      <div key={field.path} data-path={field.path} className={conditional ? 'conditional' : undefined}>
+        <Controller
+          control={control}
+          name={field.path}
+          render={({ field: controlled }) =>
+            field.type === 'repeater' ? (
+              <RepeaterField
+                field={field}
+                value={Array.isArray(controlled.value) ? (controlled.value as FormItem[]) : []}
+                onChange={controlled.onChange}
+                required={required}
+                issueAt={(path) => {
+                  const child = field.fields?.find((candidate) => path.endsWith(`.${candidate.path}`));
+                  return issueAt(path, path === field.path ? field : (child ?? field));
+                }}
+                locale={locale}
+                category={category}
+                today={today}
+              />
+            ) : (
+              <FieldControl
+                field={field}
+                path={field.path}
+                value={controlled.value}
+                onChange={controlled.onChange}
+                onBlur={controlled.onBlur}
+                required={required}
+                issue={issueAt(field.path, field)}
+                locale={locale}
+                category={category}
+                bounds={dateBoundsOf(field, today)}
+                today={today}
+              >
+                {other ? renderField(other) : null}
+              </FieldControl>
+            )
+          }
+        />
+      </div>
+    );
+  };
+
+  return (
+    <form
+      ref={formRef}
+      className="step-form"
+      noValidate
+      onSubmit={(event) => {
+        void handleSubmit(save)(event);
+      }}
+    >
+      {step.fields.filter((field) => !others.has(field.path)).map(renderField)}
+      {formError !== null && (
+        <p role="alert" className="error-text form-error">
+          {formError}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={formState.isSubmitting}>
+          {t('intake:save.submit')}
+        </button>
+      </div>
+    </form>
+  );
+}
