@@ -1,5 +1,5 @@
 /**
- * Application start-up (spec section 2), kept apart from main.tsx so it can be tested:
+ * Application start-up (docs/product.md "Behaviours across screens"), kept apart from main.tsx so it can be tested:
  * - the interface mounts once, on the first authentication-state change, never again;
  * - a lazily loaded chunk that fails to load: default handling prevented, a warning logged,
  *   the page reloaded (at most once in a short while, so a missing chunk cannot loop).

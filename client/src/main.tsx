@@ -1,5 +1,5 @@
 /**
- * Start-up (spec section 2): bind store, i18n and realtime, then mount the interface once, on
+ * Start-up (docs/product.md "Behaviours across screens"): bind store, i18n and realtime, then mount the interface once, on
  * the first authentication-state change.
  */
 import { StrictMode } from 'react';

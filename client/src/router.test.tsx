@@ -82,7 +82,7 @@ describe('booking guard', () => {
   });
 });
 
-describe('every route of the spec', () => {
+describe('every route of docs/product.md', () => {
   const signedIn: [string, string][] = [
     ['/b/clinic', 'Health care provider code'],
     ['/b/patient', 'Patient information'],

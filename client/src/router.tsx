@@ -1,5 +1,5 @@
 /**
- * The one route table (spec section 2) with its guards and redirects. Every screen is a lazily
+ * The one route table (docs/product.md "Screens and routes") with its guards and redirects. Every screen is a lazily
  * loaded module of client/src/routes/.
  */
 import type { ComponentType } from 'react';

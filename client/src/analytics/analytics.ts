@@ -1,5 +1,5 @@
 /**
- * First-party analytics through the `analytics-log` function (spec section 7): the `login`
+ * First-party analytics through the `analytics-log` function (docs/product.md "Calls the client makes"): the `login`
  * event after an e-mail-link sign-in, and unhandled window errors as `exception` events.
  *
  * Nothing personal goes out: no e-mail address, uid, intake data or URL with a token. An

@@ -17,7 +17,7 @@ export interface EmailFormProps {
   /** Receives the trimmed, valid address. */
   onSubmit: (email: string) => Promise<void> | void;
   defaultEmail?: string;
-  /** Warn about mobile-carrier addresses (spec section 8) with a link to the FAQ. */
+  /** Warn about mobile-carrier addresses (docs/product.md "Messages people see") with a link to the FAQ. */
   carrierNotice?: boolean;
   /** A translated error of the last submission (server refusal), shown above the button. */
   error?: string | null;
@@ -26,7 +26,7 @@ export interface EmailFormProps {
 }
 
 /**
- * One e-mail address field with the login rule ("Invalid email address.", spec section 5),
+ * One e-mail address field with the login rule ("Invalid email address.", docs/product.md "Validation rules and messages"),
  * validated on submit and again on every change after that.
  */
 export function EmailForm({ submitLabel, onSubmit, defaultEmail = '', carrierNotice = false, error = null, busy = false, children }: EmailFormProps) {

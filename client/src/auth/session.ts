@@ -2,7 +2,7 @@
  * The authentication state of the app, with Firebase's onAuthStateChanged semantics: the first
  * resolution of the session fires the first change; later sign-ins and sign-outs fire again.
  *
- * Server endpoints (PROTOCOL.md section 2): GET /auth/session -> {"data": {uid, email, role,
+ * Server endpoints (docs/protocol.md "Sign-in by e-mail link"): GET /auth/session -> {"data": {uid, email, role,
  * clinicId} | null} (cookie or bearer); POST /auth/confirm {email, token} -> {"data": {uid,
  * email, token}} plus the HttpOnly session cookie; POST /auth/sign-out.
  */

@@ -1,6 +1,6 @@
 /**
- * The cancel-appointment modal (spec section 2): a reason (required), "Cancel the appointment",
- * and a failure state with the spec's message "Error while canceling appointment: try again or
+ * The cancel-appointment modal (docs/product.md "Behaviours across screens"): a reason (required), "Cancel the appointment",
+ * and a failure state with the message of docs/product.md "Messages people see" "Error while canceling appointment: try again or
  * contact us" and "Try again". On success (`appointment-cancel`) the server ends every session
  * of the person; this signs out here at once and the login screen says the appointment was
  * cancelled.

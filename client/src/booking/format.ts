@@ -1,6 +1,6 @@
 /**
  * Words of the booking screens that depend on the locale: dates (long style in English,
- * short in Japanese, spec section 9), day names of the calendar, the clinic's time zone,
+ * short in Japanese, docs/product.md "Constants and limits"), day names of the calendar, the clinic's time zone,
  * prices, and counselors' names.
  */
 import { formatDate } from '../i18n/format';

@@ -1,5 +1,5 @@
 /**
- * The time an appointment holds (PROTOCOL.md section 4a: `counselorId`, `date`, `time`,
+ * The time an appointment holds (docs/protocol.md "The appointment document": `counselorId`, `date`, `time`,
  * `timezone`, `holdExpiresAt`), its countdown and its renewal while the person reviews.
  * Pure functions; "now" is always passed in.
  */

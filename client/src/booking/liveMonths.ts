@@ -1,6 +1,6 @@
 /**
  * The live month documents of the calendar, `vacancies/{clinicId}/{serviceId}/{YYYY-MM}`
- * (PROTOCOL.md section 3): pushed to every watcher whenever anyone holds, releases, books or
+ * (docs/protocol.md "Live documents"): pushed to every watcher whenever anyone holds, releases, books or
  * cancels. The app store holds only the person's own documents, so these live in a small
  * store of their own, fed like it: realtime client -> `receive` (newer versions only).
  *

@@ -1,5 +1,5 @@
 /**
- * Free slots of the booking calendar (PROTOCOL.md section 4): the `vacancies-read` reply and
+ * Free slots of the booking calendar (docs/protocol.md "Booking"): the `vacancies-read` reply and
  * the `vacancies/{clinicId}/{serviceId}/{YYYY-MM}` month documents share the shape
  * `{"timezone", "slots": [{"start", "end", "counselorIds"}]}`.
  *

@@ -1,5 +1,5 @@
 /**
- * Swipe navigation between months (spec section 9): a touch that lasts at most 300 ms and
+ * Swipe navigation between months (docs/product.md "Constants and limits"): a touch that lasts at most 300 ms and
  * moves at least 60 px sideways and at most 80 px up or down. Pure.
  */
 export const SWIPE_MAX_MS = 300;

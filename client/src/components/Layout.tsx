@@ -13,7 +13,7 @@ import { ScrollToTop } from './ScrollToTop';
 
 /**
  * The frame of every page: header (name, language, sign-out), main content, footer links; and
- * the dialogs of every page (spec section 2): offline, and the inactivity warning while signed
+ * the dialogs of every page (docs/product.md "Behaviours across screens"): offline, and the inactivity warning while signed
  * in. One dialog at a time (offline first); while one shows, the page behind is inert (the
  * dialog sees to it). After a navigation the page scrolls to its top and focus moves to its
  * title (NavigationFocus).

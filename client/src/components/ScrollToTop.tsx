@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 
 /**
- * Every navigation to another page starts at its top (spec section 2), or at the element a
+ * Every navigation to another page starts at its top (docs/product.md "Behaviours across screens"), or at the element a
  * `#hash` names (e.g. /faq#receiving-email).
  */
 export function ScrollToTop() {

@@ -1,6 +1,6 @@
 import type { Locale } from './locale';
 
-/** Dates are long style in English and short style in Japanese (spec section 9). */
+/** Dates are long style in English and short style in Japanese (docs/product.md "Constants and limits"). */
 const dateStyles: Record<Locale, 'long' | 'short'> = { en: 'long', ja: 'short' };
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

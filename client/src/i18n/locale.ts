@@ -1,5 +1,5 @@
 /**
- * Which interface language to show (spec section 4), as pure functions.
+ * Which interface language to show (docs/product.md "The booking flow"), as pure functions.
  */
 import { defaultLocaleName, supportedLocales } from '../contract';
 import { resources } from './resources';

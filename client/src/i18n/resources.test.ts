@@ -70,7 +70,7 @@ describe('translations', () => {
     }
   });
 
-  it('carry the user-visible messages of spec section 8 in both languages', () => {
+  it('carry the user-visible messages of docs/product.md "Messages people see" in both languages', () => {
     const messages = [
       'paymentFailed',
       'cancelError',

@@ -5,7 +5,7 @@ import { isLocale, localeFromTag } from './locale';
 
 /**
  * Login screens take `?locale=`: it sets the language unless the user record has a valid one
- * (spec section 4 order: user record, query, browser, ja).
+ * (docs/product.md "The booking flow" order: user record, query, browser, ja).
  */
 export function useQueryLocale(): void {
   const [search] = useSearchParams();

@@ -1,6 +1,6 @@
 /**
  * A date-only field: type the date (2025-03-05, 2025/3/5, 2025年3月5日) or pick it in a calendar.
- * Typed input is read 1000 ms after the last keystroke (spec section 9), or at once on leaving
+ * Typed input is read 1000 ms after the last keystroke (docs/product.md "Constants and limits"), or at once on leaving
  * the field or pressing Enter; outside typing the value is shown in the person's style. The
  * value is an ISO date when the text is a date, else the text as typed (validation then says
  * it is not a valid date). The calendar disables dates outside the bounds, and a click on one
@@ -24,7 +24,7 @@ import {
 import { CalendarGrid, type GridDay } from '../components/CalendarGrid';
 import { FieldLabel } from '../components/FieldParts';
 
-/** Typed input is read this long after the last keystroke (spec section 9). */
+/** Typed input is read this long after the last keystroke (docs/product.md "Constants and limits"). */
 export const DATE_INPUT_DEBOUNCE_MS = 1000;
 
 export interface DateFieldProps {

@@ -92,7 +92,7 @@ export function applicableSteps(scope: Scope): StepDef[] {
   return definition.steps.filter((step) => isStepApplicable(step, scope));
 }
 
-/** After the questionnaire: the calendar, then the review (spec section 2). */
+/** After the questionnaire: the calendar, then the review (docs/product.md "Screens and routes"). */
 export const APPOINTMENT_ROUTE = '/b/appointment';
 export const REVIEW_ROUTE = '/b/review';
 

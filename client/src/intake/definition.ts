@@ -12,7 +12,7 @@ export interface Localized {
   en: string;
 }
 
-/** A stored option code: the spec's number, or a string such as "Q90", "JP", "other". */
+/** A stored option code: the number of docs/product.md "Enumerations", or a string such as "Q90", "JP", "other". */
 export type OptionValue = number | string;
 
 export interface OptionDef {
@@ -161,7 +161,7 @@ export function optionsFor(field: FieldDef, category: Category): OptionDef[] {
 export const singleChoiceTypes: ReadonlySet<FieldType> = new Set<FieldType>(['radio', 'select', 'scale']);
 /** Field types whose answer is a list of option codes. */
 export const multiChoiceTypes: ReadonlySet<FieldType> = new Set<FieldType>(['checkbox', 'transferlist']);
-/** Multi-option field types rendered as a `<fieldset>` with a `<legend>` (spec section 9). */
+/** Multi-option field types rendered as a `<fieldset>` with a `<legend>` (docs/product.md "Constants and limits"). */
 export const groupTypes: ReadonlySet<FieldType> = new Set<FieldType>(['radio', 'checkbox', 'scale', 'transferlist', 'repeater']);
 
 /**

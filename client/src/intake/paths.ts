@@ -1,6 +1,6 @@
 /**
  * Dot-separated field paths ("intake.contactInfo.phone", "patientRole") over plain objects, as
- * the appointment document and the update `data` keys use them (PROTOCOL.md section 3).
+ * the appointment document and the update `data` keys use them (docs/protocol.md "Live documents").
  */
 import { isRecord } from '../isRecord';
 

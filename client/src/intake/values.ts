@@ -1,6 +1,6 @@
 /**
  * Answers as the form holds them and as they travel. The form keeps texts as typed (numbers and
- * dates too, until they are valid), choices as their codes; the wire carries the spec's codes,
+ * dates too, until they are valid), choices as their codes; the wire carries the codes of docs/product.md "Enumerations",
  * trimmed texts, integers, ISO dates, lists, and null for "no answer".
  */
 import { isFieldVisible, scopeOf } from './conditions';

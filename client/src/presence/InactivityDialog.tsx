@@ -11,7 +11,7 @@ export interface InactivityDialogProps {
 const ANNOUNCED = [30, 10] as const;
 
 /**
- * The inactivity warning (spec section 2): the seconds left before the automatic sign-out and
+ * The inactivity warning (docs/product.md "Behaviours across screens"): the seconds left before the automatic sign-out and
  * "Continue". Modal, announced as an alert dialog with focus on "Continue"; Escape does
  * nothing (only "Continue" or activity in another tab keeps the session).
  */

@@ -9,7 +9,7 @@ export interface OfflineDialogProps {
 }
 
 /**
- * "No internet connection" (spec sections 2 and 8): modal, not dismissible (no close button,
+ * "No internet connection" (docs/product.md "Behaviours across screens" and "Messages people see"): modal, not dismissible (no close button,
  * Escape does nothing), announced as an alert dialog with focus on "Retry". It goes away by
  * itself when the connection is back. Saves made meanwhile wait in the realtime outbox.
  */

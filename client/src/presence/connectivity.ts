@@ -1,5 +1,5 @@
 /**
- * When to show the offline dialog (spec section 2, "Offline dialog"), without React or DOM:
+ * When to show the offline dialog (docs/product.md "Behaviours across screens"), without React or DOM:
  * connectivity counts as lost while the browser says it is offline, or while the socket that
  * should be open (signed in) is down. The dialog opens once it has been lost for
  * `delayMs` (contract.json offlineDialogDelaySeconds) and closes as soon as it is back.

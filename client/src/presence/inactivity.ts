@@ -1,5 +1,5 @@
 /**
- * The inactivity countdown (spec sections 2 and 9, docs/protocol.md "Presence and inactivity"),
+ * The inactivity countdown (docs/product.md "Behaviours across screens" and "Constants and limits", docs/protocol.md "Presence and inactivity"),
  * without React or DOM: a deadline `limitSeconds` after the last activity, a warning phase
  * under `warningSeconds`, and the end at zero.
  *

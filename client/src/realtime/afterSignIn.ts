@@ -1,5 +1,5 @@
 /**
- * What happens once someone is signed in (spec section 4), driven by the store (the realtime
+ * What happens once someone is signed in (docs/product.md "The booking flow"), driven by the store (the realtime
  * bindings already follow `users/{uid}` and the appointment it names):
  *
  * - Locale: the user record's if valid (the reducer applies it). When the record has no valid

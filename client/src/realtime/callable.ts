@@ -1,5 +1,5 @@
 /**
- * One client for callable functions over both transports (PROTOCOL.md section 1):
+ * One client for callable functions over both transports (docs/protocol.md "Callables"):
  * HTTP `POST /functions/{name}` with `{"data": ...}`, or the Socket.IO `call` event with an ack.
  * Same semantics as Firebase's httpsCallable: timeout -> deadline-exceeded, wire errors ->
  * FunctionsError, a reply that is not a JSON object or has no `data` -> internal.

@@ -1,5 +1,5 @@
 /**
- * The live-document client over Socket.IO (PROTOCOL.md section 3). The socket it creates is
+ * The live-document client over Socket.IO (docs/protocol.md "Live documents"). The socket it creates is
  * the only one of the app: nothing else emits or listens on it.
  *
  * It keeps a map path -> version held. python-socketio has no connection-state recovery and a

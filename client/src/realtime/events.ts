@@ -1,5 +1,5 @@
 /**
- * Socket.IO event names, mirrored from the server (PROTOCOL.md sections 1 and 3).
+ * Socket.IO event names, mirrored from the server (docs/protocol.md "Callables" and "Live documents").
  */
 export const ClientEvent = {
   /** `{name, data}` -> ack `{data}` | `{error}` */

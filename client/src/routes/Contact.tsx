@@ -1,7 +1,7 @@
 /**
  * /contact (query `id` = the appointment, `name`, `email`: prefilled): the contact form.
  * Name, e-mail and message are required; a gap or a malformed address shows "Some of the
- * fields are incomplete." (spec section 5) above the button and each field's own problem.
+ * fields are incomplete." (docs/product.md "Validation rules and messages") above the button and each field's own problem.
  * `contact-send` is called once (no automatic retry: the message would be sent twice), with
  * the appointment of the query and, when signed in, the clinic of the person's appointment;
  * the server's refusal of fields is shown the same way. Sent: /contact-confirmation.

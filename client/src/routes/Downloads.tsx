@@ -20,7 +20,7 @@ import NotFound from './NotFound';
 import { isRecord } from '../isRecord';
 import { ErrorText } from '../components/FieldParts';
 
-/** The part of the stored-file metadata (spec section 3) this page shows. */
+/** The part of the stored-file metadata (docs/product.md "Records and their fields") this page shows. */
 export interface FileMetadata {
   name: string;
   size: number;

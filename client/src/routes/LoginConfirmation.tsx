@@ -14,9 +14,9 @@ import { ErrorText } from '../components/FieldParts';
 
 type Phase =
   | { kind: 'confirming' }
-  /** The link was opened where the address is not remembered: ask for it (spec section 8). */
+  /** The link was opened where the address is not remembered: ask for it (docs/product.md "Messages people see"). */
   | { kind: 'reenter' }
-  /** Used, expired, mismatched or missing link: start a new session (spec section 4). */
+  /** Used, expired, mismatched or missing link: start a new session (docs/product.md "The booking flow"). */
   | { kind: 'invalid'; email: string | null }
   /** Anything else (offline, server error): the link may still work; try again. */
   | { kind: 'failed'; email: string; errorKey: ReturnType<typeof errorMessageKey> };

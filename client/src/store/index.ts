@@ -1,5 +1,5 @@
 /**
- * The client-side store (spec section 3): session, documents and locale slices.
+ * The client-side store (docs/product.md "Records and their fields"): session, documents and locale slices.
  * Components read it through the selectors; only the bindings feed it server pushes.
  */
 import { create } from 'zustand';

@@ -21,7 +21,7 @@ function localeOf(doc: HeldDocument | null): unknown {
  * Applies one snapshot. A snapshot whose version is not newer than the one held for the same
  * path is ignored (a push can overtake a subscribe ack; the same version is the same committed
  * state), and the very same state object is returned so nothing re-renders.
- * A user record whose valid `locale` is new sets the interface language (spec section 4).
+ * A user record whose valid `locale` is new sets the interface language (docs/product.md "The booking flow").
  */
 export function applySnapshot(state: StoreData, snapshot: Snapshot): StoreData {
   const slot = slotForPath(snapshot.path, state);

@@ -1,4 +1,4 @@
-/** Shapes held by the client-side store (spec section 3 "Client-side store"). */
+/** Shapes held by the client-side store (docs/product.md "Records and their fields"). */
 import type { Locale } from '../i18n/locale';
 
 /** The signed-in person as GET /auth/session reports it. */
@@ -9,7 +9,7 @@ export interface AuthUser {
   clinicId: string | null;
 }
 
-/** A live document as pushed by the server (PROTOCOL.md section 3). */
+/** A live document as pushed by the server (docs/protocol.md "Live documents"). */
 export interface Snapshot {
   path: string;
   exists: boolean;
@@ -37,7 +37,7 @@ export type DocumentsState = Record<DocumentSlot, HeldDocument | null>;
 
 /**
  * Why the person was sent back to the login screen, shown there once: the appointment could
- * not be created (spec section 4), the server ended the session (expired or revoked), or the
+ * not be created (docs/product.md "The booking flow"), the server ended the session (expired or revoked), or the
  * person cancelled their appointment (which ends every session of theirs).
  */
 export type LoginNotice = 'appointmentFailed' | 'sessionEnded' | 'appointmentCancelled';

@@ -1,6 +1,6 @@
 /**
  * Japanese mobile-carrier mail domains. Their mailboxes often refuse mail from unknown senders,
- * so the login screen warns (spec section 8) and points to the FAQ. The one list of the client.
+ * so the login screen warns (docs/product.md "Messages people see") and points to the FAQ. The one list of the client.
  */
 import { emailDomain } from './email';
 

@@ -1,5 +1,5 @@
 /**
- * The login e-mail rule (spec section 5, "Invalid email address."). It accepts what the
+ * The login e-mail rule (docs/product.md "Validation rules and messages", "Invalid email address."). It accepts what the
  * server's sendEmail-authLink accepts (one "@", no spaces, a dotted domain, at most 254
  * characters after trimming) and a little less: no empty domain labels.
  */
