@@ -28,7 +28,6 @@ from realtime.state import AppState
 
 log = logging.getLogger(__name__)
 
-CALL_NEEDS = "A call needs a name and data."
 # A socket may follow at most this many documents at once.
 MAX_SUBSCRIPTIONS = 100
 # Key of the socket's Peer in its python-socketio session.
