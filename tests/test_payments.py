@@ -77,6 +77,30 @@ def provider(server: ServerProcess) -> StripeLocal:
     return local
 
 
+async def session_at_provider(
+    stripe: StripeLocal, appointment_id: str, *, currency: str, amount: str, name: str
+) -> str:
+    """A Checkout Session made straight at the provider for `appointment_id`, as a person
+    with the secret key could, bypassing stripe-createCheckoutSession; returns its id."""
+    async with httpx.AsyncClient(base_url=stripe.url) as http:
+        created = await http.post(
+            "/v1/checkout/sessions",
+            headers={"Authorization": "Bearer sk_test_local"},
+            data={
+                "mode": "payment",
+                "success_url": "http://x/ok",
+                "cancel_url": "http://x/no",
+                "line_items[0][price_data][currency]": currency,
+                "line_items[0][price_data][unit_amount]": amount,
+                "line_items[0][price_data][product_data][name]": name,
+                "line_items[0][quantity]": "1",
+                "metadata[appointmentId]": appointment_id,
+            },
+        )
+    session_id: str = created.json()["id"]
+    return session_id
+
+
 async def test_paying_confirms_the_booking(server: ServerProcess, paying: Person) -> None:
     session = await checkout(paying)
     assert session["sessionId"].startswith("cs_") and session["url"].startswith("http://127.0.0.1")
@@ -136,22 +160,9 @@ async def test_a_payment_for_the_wrong_amount_is_refunded_not_confirmed(
     server: ServerProcess, paying: Person
 ) -> None:
     stripe = provider(server)
-    async with httpx.AsyncClient(base_url=stripe.url) as http:
-        created = await http.post(
-            "/v1/checkout/sessions",
-            headers={"Authorization": "Bearer sk_test_local"},
-            data={
-                "mode": "payment",
-                "success_url": "http://x/ok",
-                "cancel_url": "http://x/no",
-                "line_items[0][price_data][currency]": "jpy",
-                "line_items[0][price_data][unit_amount]": "100",
-                "line_items[0][price_data][product_data][name]": "cheap",
-                "line_items[0][quantity]": "1",
-                "metadata[appointmentId]": paying.appointment_id,
-            },
-        )
-    forged = created.json()["id"]
+    forged = await session_at_provider(
+        stripe, paying.appointment_id, currency="jpy", amount="100", name="cheap"
+    )
     await stripe.control("POST", f"/sessions/{forged}/pay?wait=1")
     document = await settled(paying, "refunded")
     assert document["status"] != "confirmed"
@@ -285,22 +296,13 @@ async def test_a_real_payment_for_a_draft_never_submitted_is_refunded_and_the_cl
     server: ServerProcess, holding: Person
 ) -> None:
     stripe = provider(server)
-    async with httpx.AsyncClient(base_url=stripe.url) as http:
-        created = await http.post(
-            "/v1/checkout/sessions",
-            headers={"Authorization": "Bearer sk_test_local"},
-            data={
-                "mode": "payment",
-                "success_url": "http://x/ok",
-                "cancel_url": "http://x/no",
-                "line_items[0][price_data][currency]": PRICE["currency"],
-                "line_items[0][price_data][unit_amount]": str(PRICE["amount_total"]),
-                "line_items[0][price_data][product_data][name]": "no submit",
-                "line_items[0][quantity]": "1",
-                "metadata[appointmentId]": holding.appointment_id,
-            },
-        )
-    session = created.json()["id"]
+    session = await session_at_provider(
+        stripe,
+        holding.appointment_id,
+        currency=str(PRICE["currency"]),
+        amount=str(PRICE["amount_total"]),
+        name="no submit",
+    )
     await stripe.control("POST", f"/sessions/{session}/pay?wait=1")
     document = await settled(holding, "refunded")
     assert document["status"] == "draft" and not document["joinUrl"]
