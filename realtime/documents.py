@@ -1,38 +1,21 @@
 """Live documents: subscribe, unsubscribe, update, snapshots (docs/protocol.md, "Live documents").
 
 A change is validated, authorized, committed, and only then pushed as a snapshot to the
-room named by its path (see realtime/push.py for ordering).
+room named by its path, through the one write path (realtime/changes.py).
 """
 
 from typing import Any
 
-from realtime.collections import Loaded, Rows, document_data
+from realtime.changes import changing, row_snapshot, snapshot
+from realtime.collections import Rows
 from realtime.errors import FunctionError
 from realtime.identity import Identity
 from realtime.rules import Match, authorize, match
 from realtime.state import AppState
 from realtime.writable import validate_changes
 from storage.documents import mark_changed
-from storage.models import Appointment, User
-from storage.repo_booking import bump_version
 from storage.statements import Statements
 from storage.types import utcnow
-
-
-def snapshot(path: str, loaded: Loaded | None) -> dict[str, Any]:
-    if loaded is None:
-        return {"path": path, "exists": False, "data": None, "version": 0}
-    return {
-        "path": path,
-        "exists": loaded.data is not None,
-        "data": loaded.data,
-        "version": loaded.version,
-    }
-
-
-def row_snapshot(path: str, data: dict[str, Any], version: int) -> dict[str, Any]:
-    """The snapshot of a document stored as a row (it exists)."""
-    return {"path": path, "exists": True, "data": data, "version": version}
 
 
 async def may_read(state: AppState, who: Identity | None, path: str) -> Match:
@@ -90,31 +73,7 @@ async def update(
         rows.save(statements, row, changed | {"updated", "version"})
         return row_snapshot(found.path, rows.data(row), row["version"])
 
-    async with state.publisher.ordered(found.path):
-        pushed = await state.db.run_write(write)
-        await state.publisher.push(pushed)
-    return int(pushed["version"])
-
-
-async def push_row(state: AppState, path: str, row: User | Appointment) -> None:
-    """Push a row that a server function has just committed."""
-    await state.publisher.push(row_snapshot(path, document_data(row), row.version))
-
-
-async def publish_derived(state: AppState, path: str) -> None:
-    """A derived document changed: raise its version, then push its snapshot.
-
-    The version is raised in its own short transaction after the change's commit (so writers
-    never queue on a counter row); computing and pushing happen under the document's lock.
-    """
-    found = match(path)
-    async with state.publisher.ordered(path):
-        async with state.db.write() as session:
-            version = await bump_version(session, path=path)
-        async with state.db.read() as session:
-            loaded = await state.collections[found.rule.pattern].load(
-                session, found.params, for_update=False
-            )
-        pushed = snapshot(path, loaded)
-        pushed["version"] = version
-        await state.publisher.push(pushed)
+    async with changing(state, found.path) as change:
+        written = await state.db.run_write(write)
+        change.row(found.path, written)
+    return int(written["version"])

@@ -41,6 +41,12 @@ def invalid_field(field: str, message: str) -> FunctionError:
     return FunctionError("INVALID_ARGUMENT", message, {"fields": {field: message}})
 
 
+def no_access() -> FunctionError:
+    """PERMISSION_DENIED, said alike of a document that is someone else's and of one that
+    does not exist (nobody learns which ids exist)."""
+    return FunctionError("PERMISSION_DENIED", "You do not have access to this document.")
+
+
 def internal_error() -> FunctionError:
     return FunctionError("INTERNAL", INTERNAL_MESSAGE)
 

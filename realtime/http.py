@@ -12,6 +12,7 @@ from starlette.staticfiles import StaticFiles
 
 from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, resolve
 from realtime.bodies import parse_object
+from realtime.changes import changing
 from realtime.contract import SERVER_PATH_PREFIXES
 from realtime.cross_site import refuse_cross_site
 from realtime.dispatch import CallContext, dispatch
@@ -156,9 +157,9 @@ async def sign_out(request: Request) -> Response:
     state = state_of(request)
     who = await identity_of(request)
     if who is not None:
-        async with state.db.write() as session:
+        async with changing(state) as change, state.db.write() as session:
             await revoke_session(session, session_id=who.session_id, at=utcnow())
-        await state.publisher.end_session(who.session_id)
+            change.end_sessions([who.session_id], after_reply=False)
     response = JSONResponse({"data": {"signedOut": True}})
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response

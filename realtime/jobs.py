@@ -16,17 +16,18 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, time
+from functools import partial
 from zoneinfo import ZoneInfo
 
 import stripe
 
-from realtime.booking.publish import publish_claim_change
 from realtime.booking.status import transition
-from realtime.documents import push_row
+from realtime.changes import Change, Claims, changing
 from realtime.paths import appointment_path
 from realtime.payments.apply import Kind, apply_checkout, refund
 from realtime.presence import check_sessions, forget_stale_presence
 from realtime.state import AppState
+from storage.db import AsyncSession
 from storage.documents import mark_changed
 from storage.models import Appointment
 from storage.repo_appointments import drafts_changed_before, lock_appointment, with_payment
@@ -45,68 +46,77 @@ def _holds_answers(row: Appointment) -> bool:
     return bool(row.intake) or row.consent is not None or row.patient_role is not None
 
 
+# A step of a per-appointment job: inside the transaction, with the row locked, check again
+# and change it; True when it did (the row is then pushed).
+Step = Callable[[AppState, AsyncSession, Appointment, datetime, Change], Awaitable[bool]]
+
+
+async def _each_appointment(
+    state: AppState, appointment_ids: list[str], now: datetime, step: Step
+) -> int:
+    """Run `step` on each candidate (found by a read without locks), each in a write of its
+    own through the one write path; how many it changed."""
+    changed = 0
+    for appointment_id in appointment_ids:
+        path = appointment_path(appointment_id)
+        async with changing(state, path) as change, state.db.write() as session:
+            row = await lock_appointment(session, appointment_id=appointment_id)
+            if row is not None and await step(state, session, row, now, change):
+                mark_changed(row, now)
+                change.row(path, row)
+                changed += 1
+    return changed
+
+
 async def purge_intake(state: AppState, now: datetime) -> int:
     """Clear the answers of drafts last changed before today in their clinic's timezone."""
     async with state.db.read() as session:
         candidates = await drafts_changed_before(session, before=now, limit=BATCH)
-    purged = 0
-    for appointment_id in candidates:
-        path = appointment_path(appointment_id)
-        async with state.publisher.ordered(path):
-            async with state.db.write() as session:
-                row = await lock_appointment(session, appointment_id=appointment_id)
-                if (
-                    row is None
-                    or row.status != "draft"
-                    or not _holds_answers(row)
-                    or row.updated is None
-                    or row.updated >= start_of_day(now, row.timezone or "UTC")
-                ):
-                    continue
-                row.intake = {}
-                row.consent = None
-                row.patient_role = None
-                row.agreed_to_terms = False
-                mark_changed(row, now)
-            await push_row(state, path, row)
-            purged += 1
+    purged = await _each_appointment(state, candidates, now, _purge)
     if purged:
         log.info("purge-intake cleared %s unsubmitted appointment(s)", purged)
     return purged
 
 
+async def _purge(
+    state: AppState, session: AsyncSession, row: Appointment, now: datetime, change: Change
+) -> bool:
+    if (
+        row.status != "draft"
+        or not _holds_answers(row)
+        or row.updated is None
+        or row.updated >= start_of_day(now, row.timezone or "UTC")
+    ):
+        return False
+    row.intake = {}
+    row.consent = None
+    row.patient_role = None
+    row.agreed_to_terms = False
+    return True
+
+
 async def expire_holds(state: AppState, now: datetime) -> int:
     async with state.db.read() as session:
         expired = await expired_holds(session, now=now, limit=BATCH)
-    released = 0
-    for appointment_id in expired:
-        path = appointment_path(appointment_id)
-        async with state.publisher.ordered(path):
-            async with state.db.write() as session:
-                row = await lock_appointment(session, appointment_id=appointment_id)
-                claim = await active_claim_of(session, appointment_id=appointment_id)
-                if (
-                    row is None
-                    or claim is None
-                    or claim.kind != "hold"
-                    or claim.expires_at is None
-                    or claim.expires_at > now
-                ):
-                    continue
-                claim.active = False
-                open_session = None
-                if row.status == "pending_payment":  # the payment window is over too
-                    row.status = transition(row.status, "draft")
-                    open_session = (row.payment or {}).get("sessionId")
-                    row.payment = {**(row.payment or {}), "status": "expired"}
-                row.counselor_id = row.date = row.time = row.hold_expires_at = None
-                mark_changed(row, now)
-            await push_row(state, path, row)
+    return await _each_appointment(state, expired, now, _expire)
+
+
+async def _expire(
+    state: AppState, session: AsyncSession, row: Appointment, now: datetime, change: Change
+) -> bool:
+    claim = await active_claim_of(session, appointment_id=row.id)
+    if claim is None or claim.kind != "hold" or claim.expires_at is None or claim.expires_at > now:
+        return False
+    claim.active = False
+    change.claims_changed(Claims(row.clinic_id, [claim.start]))
+    if row.status == "pending_payment":  # the payment window is over too
+        row.status = transition(row.status, "draft")
+        open_session = (row.payment or {}).get("sessionId")
+        row.payment = {**(row.payment or {}), "status": "expired"}
         if open_session:
-            await _expire_checkout(state, str(open_session))
-        await publish_claim_change(state, clinic_id=row.clinic_id, moments=[claim.start])
-        released += 1
-    return released
+            change.then(partial(_expire_checkout, state, str(open_session)))
+    row.counselor_id = row.date = row.time = row.hold_expires_at = None
+    return True
 
 
 async def _expire_checkout(state: AppState, session_id: str) -> None:

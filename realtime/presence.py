@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from realtime.changes import Change, publish
 from realtime.coalesce import Coalesced
-from realtime.documents import publish_derived
 from realtime.identity import Identity
 from realtime.paths import presence_path
 from realtime.state import AppState
@@ -71,8 +71,7 @@ class Activity:
         # Write often enough that a short limit (tests) still sees every active minute.
         self.every = min(ACTIVITY_WRITE_SECONDS, state.settings.inactivity_seconds / 6)
         self.pushes = Coalesced(
-            lambda clinic_id: publish_derived(state, presence_path(clinic_id)),
-            PRESENCE_SECONDS,
+            lambda clinic_id: _presence_changed(state, [clinic_id]), PRESENCE_SECONDS
         )
         self.steps = Coalesced(lambda sid: _write_step(state, self, sid), PRESENCE_SECONDS)
 
@@ -159,6 +158,16 @@ async def socket_disconnected(state: AppState, activity: Activity, sid: str) -> 
     activity.pushes.request(clinic_id)
 
 
+async def _presence_changed(state: AppState, clinic_ids: list[str]) -> None:
+    """Publish the clinics' presence documents. Presence rows are written without the
+    documents' locks and their pushes coalesced (a flood of sockets costs one push a
+    second), so the change is published on its own, after the rows' writes."""
+    change = Change()
+    for clinic_id in clinic_ids:
+        change.derived_changed(presence_path(clinic_id))
+    await publish(state, change)
+
+
 async def check_sessions(state: AppState, now: datetime) -> int:
     """Warn sessions near the limit and end those past it; returns how many ended."""
     limit = timedelta(seconds=state.settings.inactivity_seconds)
@@ -174,8 +183,9 @@ async def check_sessions(state: AppState, now: datetime) -> int:
     for session_id, last in near:
         left = int((last + limit - now).total_seconds())
         await state.publisher.session_state(session_id, "warning", max(left, 0))
-    for session_id in ended:
-        await state.publisher.end_session(session_id)
+    change = Change()
+    change.end_sessions(ended, after_reply=False)
+    await publish(state, change)
     return len(ended)
 
 
@@ -184,8 +194,7 @@ async def forget_stale_presence(state: AppState, now: datetime) -> int:
     stale = now - timedelta(seconds=state.settings.inactivity_seconds)
     async with state.db.write() as session:
         clinics = await forget_stale(session, seen_before=stale)
-    for clinic_id in clinics:
-        await publish_derived(state, presence_path(clinic_id))
+    await _presence_changed(state, list(clinics))
     return len(clinics)
 
 

@@ -2,15 +2,18 @@
 
 Order inside one process: a change is committed and emitted while holding that
 document's lock, so two local writers emit in the order they committed.
-Order across processes (Redis): each node remembers the newest version it delivered per
-document and drops an older snapshot that arrives late. A snapshot carries the whole
-document, so the newer one already contains whatever the dropped one said.
+Order across processes (Redis), and between derived documents whose versions are raised in
+commit order but pushed in lock order: each node keeps one `LatestVersions`, the newest
+version it pushed or delivered per document, and drops an older snapshot, before computing
+it (`Publisher.stale`), before emitting it (`Publisher.push`) and when one arrives late
+from another node (`OrderedRedisManager`). A snapshot carries the whole document, so the
+newer one already contains whatever the dropped one said.
 """
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import socketio
@@ -25,7 +28,8 @@ VERSION_MEMORY = 100_000
 
 
 class LatestVersions:
-    """A bounded map document path -> newest version delivered by this node."""
+    """A bounded map document path -> newest version pushed or delivered by this node
+    (the least recently moved forgotten first)."""
 
     def __init__(self, capacity: int = VERSION_MEMORY) -> None:
         self._versions: OrderedDict[str, int] = OrderedDict()
@@ -41,6 +45,10 @@ class LatestVersions:
         if len(self._versions) > self._capacity:
             self._versions.popitem(last=False)
         return True
+
+    def newest(self, path: str) -> int:
+        """The newest version of `path` pushed or delivered (0: none remembered)."""
+        return self._versions.get(path, 0)
 
 
 def _snapshot_of(message: dict[str, Any]) -> dict[str, Any] | None:
@@ -87,6 +95,10 @@ async def _disconnect_room(manager: Any, room: str) -> None:
 
 class LocalManager(socketio.AsyncManager):  # type: ignore[misc]
     """The in-process manager; closes a session's sockets once told it has expired."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.latest = LatestVersions()  # checked by the Publisher before each emit
 
     async def emit(
         self, event: str, data: Any, namespace: str, room: Any = None, **kw: Any
@@ -138,19 +150,68 @@ class DocumentLocks:
                 self._locks[path] = (lock, users - 1)
 
 
+class HeldLocks:
+    """Locks of several documents, taken in path order (two holders cannot deadlock), each
+    released on its own once its document is pushed."""
+
+    def __init__(self) -> None:
+        self._stacks: dict[str, AsyncExitStack] = {}
+
+    async def take(self, locks: DocumentLocks, paths: Iterable[str]) -> "HeldLocks":
+        try:
+            for path in sorted(set(paths)):
+                stack = AsyncExitStack()
+                await stack.enter_async_context(locks.hold(path))
+                self._stacks[path] = stack
+        except BaseException:
+            await self.release_all()
+            raise
+        return self
+
+    async def release(self, path: str) -> None:
+        stack = self._stacks.pop(path, None)
+        if stack is not None:
+            await stack.aclose()
+
+    async def release_all(self) -> None:
+        for path in list(self._stacks):
+            await self.release(path)
+
+
 class Publisher:
-    """Emits snapshots to the room named by the document path."""
+    """Emits snapshots to the room named by the document path, never one older than a
+    snapshot this node pushed or delivered already (the one guard: `latest`)."""
 
     def __init__(self, sio: socketio.AsyncServer) -> None:
         self.sio = sio
         self.locks = DocumentLocks()
+        self.latest: LatestVersions = sio.manager.latest  # shared with the manager
         self._tasks: set[asyncio.Task[None]] = set()
 
     def ordered(self, path: str) -> Any:
         """Hold while committing a change to `path` and pushing it (see module doc)."""
         return self.locks.hold(path)
 
+    async def lock_all(self, paths: Iterable[str]) -> HeldLocks:
+        """The locks of all `paths`, in path order; release them through the result."""
+        return await HeldLocks().take(self.locks, paths)
+
+    def followed(self, path: str) -> bool:
+        """Might anyone receive a push of `path`? Only this node's rooms are known; with
+        Redis other nodes may have followers."""
+        if not isinstance(self.sio.manager, LocalManager):
+            return True
+        return bool(self.sio.manager.rooms.get(NAMESPACE, {}).get(path))
+
+    def stale(self, path: str, version: int) -> bool:
+        """Is `version` of `path` not worth computing: this node already pushed or delivered
+        it, or a newer one?"""
+        return version <= self.latest.newest(path)
+
     async def push(self, snapshot: dict[str, Any]) -> None:
+        """Emit a snapshot, unless a newer version of its document went out already."""
+        if not self.latest.advance(snapshot["path"], int(snapshot["version"])):
+            return
         await self.sio.emit(SNAPSHOT_EVENT, snapshot, room=snapshot["path"])
 
     def end_session_after_reply(self, session_id: int) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from realtime.errors import FunctionError
+from realtime.errors import FunctionError, no_access
 from realtime.identity import Identity
 
 
@@ -105,7 +105,7 @@ def authorize(
         raise FunctionError("UNAUTHENTICATED", "Sign in to continue.")
     rule = found.rule.read if access == "read" else found.rule.write
     if not rule(who, found.params, doc):
-        raise FunctionError("PERMISSION_DENIED", "You do not have access to this document.")
+        raise no_access()
 
 
 def require_identity(who: Identity | None) -> Identity:

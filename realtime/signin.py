@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlencode
 
+from realtime.changes import changing
 from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.mail.render import render
@@ -84,7 +85,7 @@ async def request_link(
     token = secrets.token_urlsafe(32)
     link = f"{settings.public_url.rstrip('/')}/login-confirmation?{urlencode({'token': token})}"
     now = utcnow()
-    async with state.db.write() as session:
+    async with changing(state) as change, state.db.write() as session:
         entry = await resolve_entry(
             session,
             clinic_id=clinic_id,
@@ -108,7 +109,7 @@ async def request_link(
             mail=render("auth_link", locale, link=link, minutes=minutes),
             links=[link],
         )
-    state.mailer.deliver(queued)
+        change.mail(queued)
 
 
 @dataclass(frozen=True)

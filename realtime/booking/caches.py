@@ -7,7 +7,7 @@ The AUTOCOMMIT engine of realtime/booking/sessions.py is the database's own
 (`Database.autocommit_bind`).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from realtime.booking.catalog import Catalogs
 from realtime.booking.looks import FirstLooks
@@ -20,8 +20,6 @@ class BookingCaches:
     months: SlotCache  # free times per month document version (slot_cache.py)
     looks: FirstLooks  # a hold's first look, coalesced (looks.py)
     catalogs: Catalogs  # clinics and their services, kept a minute (catalog.py)
-    # Path -> the newest version of a derived document this process pushed (publish.py).
-    pushed: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, db: Database) -> "BookingCaches":

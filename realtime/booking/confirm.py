@@ -2,34 +2,17 @@
 priced ones when their payment arrives)."""
 
 from realtime.booking.meeting import meeting_link
-from realtime.booking.notify import booking_mails
+from realtime.booking.notify import Booking, booking_mails
 from realtime.booking.status import transition
 from realtime.mail.outbox import Queued
 from realtime.state import AppState
 from storage.db import AsyncSession
-from storage.models import Appointment, Clinic, Service, SlotClaim
 
 
-async def confirm_booking(
-    state: AppState,
-    session: AsyncSession,
-    row: Appointment,
-    clinic: Clinic,
-    service: Service,
-    claim: SlotClaim,
-) -> list[Queued]:
+async def confirm_booking(state: AppState, session: AsyncSession, booking: Booking) -> list[Queued]:
     """Inside the caller's transaction: status, booking, join link, queued mails."""
+    row, claim = booking.appointment, booking.claim
     row.status = transition(row.status, "confirmed")
     claim.kind, claim.expires_at, row.hold_expires_at = "booking", None, None
     row.join_url = meeting_link(state.settings.meeting_base_url)
-    return await booking_mails(
-        state.mailer,
-        session,
-        "confirmed",
-        row,
-        clinic,
-        service,
-        claim.counselor_id,
-        claim.start,
-        claim.end,
-    )
+    return await booking_mails(state.mailer, session, "confirmed", booking)

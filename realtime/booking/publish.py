@@ -23,7 +23,6 @@ How, for speed (docs/benchmarks.md, "Booking"), keeping the order of docs/protoc
 """
 
 from collections.abc import Sequence
-from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -33,7 +32,7 @@ from realtime.booking.schedule import Busy
 from realtime.booking.sessions import autocommit
 from realtime.booking.vacancies import month_data, month_of, month_times
 from realtime.paths import feed_path, vacancies_path
-from realtime.push import NAMESPACE, LocalManager
+from realtime.push import HeldLocks
 from realtime.state import AppState
 from storage.db import AsyncSession
 from storage.models import Clinic, Service, SlotClaim
@@ -115,12 +114,11 @@ def advance(state: AppState, versioned: Versioned, change: ClaimChange | None) -
 
 async def publish_versioned(state: AppState, versioned: Versioned) -> None:
     """Then the followed documents are pushed, under their locks."""
-    locks = await _lock(state, [path for path, _, _ in versioned.documents])
+    locks = await state.publisher.lock_all(path for path, _, _ in versioned.documents)
     try:
         await _push_all(state, versioned.clinic, versioned.documents, versioned.versions, locks)
     finally:
-        for stack in locks.values():
-            await stack.aclose()
+        await locks.release_all()
 
 
 def busy_of(claim: SlotClaim) -> Busy:
@@ -181,30 +179,6 @@ def affected_months(moments: list[datetime], timezone: str, reach: timedelta) ->
     return list(dict.fromkeys([*own, *sorted(near)]))
 
 
-def _followed(state: AppState, path: str) -> bool:
-    """Might anyone receive a push of `path`? Only this node's rooms are known; with Redis
-    (a pub/sub manager) other nodes may have followers."""
-    manager = state.publisher.sio.manager
-    if not isinstance(manager, LocalManager):
-        return True
-    return bool(manager.rooms.get(NAMESPACE, {}).get(path))
-
-
-async def _lock(state: AppState, paths: list[str]) -> dict[str, AsyncExitStack]:
-    """The documents' locks, taken in path order (two publishers cannot deadlock)."""
-    locks: dict[str, AsyncExitStack] = {}
-    try:
-        for path in sorted(paths):
-            stack = AsyncExitStack()
-            await stack.enter_async_context(state.publisher.ordered(path))
-            locks[path] = stack
-    except BaseException:
-        for stack in locks.values():
-            await stack.aclose()
-        raise
-    return locks
-
-
 async def _publish(
     state: AppState,
     clinic: Clinic,
@@ -215,7 +189,7 @@ async def _publish(
     """`session`: an autocommit session for the versions (PostgreSQL), or None (SQLite: a
     write transaction)."""
     paths = [path for path, _, _ in documents]
-    locks = await _lock(state, paths)
+    locks = await state.publisher.lock_all(paths)
     try:
         if session is None:
             async with state.db.write() as writing:
@@ -226,8 +200,7 @@ async def _publish(
             _advance(state, clinic, documents, versions, change)
         await _push_all(state, clinic, documents, versions, locks)
     finally:
-        for stack in locks.values():
-            await stack.aclose()
+        await locks.release_all()
 
 
 def _advance(
@@ -253,34 +226,27 @@ def _advance(
             )
 
 
-MAX_PUSHED = 10_000  # documents in `state.caches.pushed` (all dropped when full)
-
-
 async def _push_all(
     state: AppState,
     clinic: Clinic,
     documents: Sequence[Document],
     versions: dict[str, int],
-    locks: dict[str, AsyncExitStack],
+    locks: HeldLocks,
 ) -> None:
     """Compute and push each followed document in turn, releasing its lock after its push.
 
-    A version older than one already pushed is not pushed (that snapshot contained its
-    change): versions raised inside the changes' transactions are numbered in commit order,
-    but their publishers may reach the lock in another order."""
-    pushed = state.caches.pushed  # path -> the newest version this process pushed
+    A version no newer than one already pushed is not computed (that snapshot contained its
+    change: the publisher's guard, realtime/push.py): versions raised inside the changes'
+    transactions are numbered in commit order, but their publishers may reach the lock in
+    another order."""
+    publisher = state.publisher
     for path, service, month in documents:
         version = versions[path]
-        if _followed(state, path) and version > pushed.get(path, 0):
+        if publisher.followed(path) and not publisher.stale(path, version):
             async with autocommit(state.db) as session:
                 data = await _data(state, session, clinic, service, month, version)
-            await state.publisher.push(
-                {"path": path, "exists": True, "data": data, "version": version}
-            )
-            if len(pushed) >= MAX_PUSHED:
-                pushed.clear()
-            pushed[path] = version
-        await locks.pop(path).aclose()
+            await publisher.push({"path": path, "exists": True, "data": data, "version": version})
+        await locks.release(path)
 
 
 async def _data(

@@ -4,8 +4,9 @@ from typing import Annotated, Any
 
 from pydantic import StringConstraints
 
+from realtime.booking.access import own_appointment
+from realtime.changes import changing
 from realtime.dispatch import CallContext, callable_function
-from realtime.documents import push_row
 from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
@@ -15,7 +16,7 @@ from realtime.state import AppState
 from realtime.text import OneLine
 from storage.documents import mark_changed
 from storage.models import Appointment, User
-from storage.repo_appointments import add_appointment, get_appointment, open_appointment
+from storage.repo_appointments import add_appointment, open_appointment
 from storage.repo_catalog import get_service
 from storage.repo_users import lock_user, new_id
 from storage.types import iso, utcnow
@@ -32,18 +33,17 @@ async def appointment_create(context: CallContext, request: AppointmentCreate) -
     who = require_identity(context.identity)
     state = context.state
     path_of_user = user_path(who.uid)
-    async with state.publisher.ordered(path_of_user):
-        async with state.db.write() as session:
-            user = await lock_user(session, user_id=who.uid)
-            if user is None:
-                raise FunctionError("UNAUTHENTICATED", "Sign in to continue.")
-            existing = await open_appointment(session, user_id=user.id)
-            if existing is not None:
-                return {"appointmentId": existing.id}
-            appointment = await _new_appointment(session, state, user, request)
-            user.appointment_id = appointment.id
-            mark_changed(user, utcnow())
-        await push_row(state, path_of_user, user)
+    async with changing(state, path_of_user) as change, state.db.write() as session:
+        user = await lock_user(session, user_id=who.uid)
+        if user is None:
+            raise FunctionError("UNAUTHENTICATED", "Sign in to continue.")
+        existing = await open_appointment(session, user_id=user.id)
+        if existing is not None:
+            return {"appointmentId": existing.id}
+        appointment = await _new_appointment(session, state, user, request)
+        user.appointment_id = appointment.id
+        mark_changed(user, utcnow())
+        change.row(path_of_user, user)
     return {"appointmentId": appointment.id}
 
 
@@ -87,25 +87,20 @@ async def appointment_consent(context: CallContext, request: AppointmentConsent)
     who = require_identity(context.identity)
     state = context.state
     path = appointment_path(request.appointmentId)
-    async with state.publisher.ordered(path):
-        async with state.db.write() as session:
-            row = await get_appointment(
-                session, appointment_id=request.appointmentId, for_update=True
+    async with changing(state, path) as change, state.db.write() as session:
+        row = await own_appointment(session, who, request.appointmentId)
+        service = await get_service(session, service_id=row.service_id)
+        assert service is not None
+        if request.version != service.consent_version:
+            raise FunctionError(
+                "INVALID_ARGUMENT",
+                "This consent text is not the current one; reload the page.",
+                {"fields": {"version": "Not the current consent version."}},
             )
-            if row is None or row.user_id != who.uid:
-                raise FunctionError("PERMISSION_DENIED", "You do not have access to this document.")
-            service = await get_service(session, service_id=row.service_id)
-            assert service is not None
-            if request.version != service.consent_version:
-                raise FunctionError(
-                    "INVALID_ARGUMENT",
-                    "This consent text is not the current one; reload the page.",
-                    {"fields": {"version": "Not the current consent version."}},
-                )
-            if row.consent and row.consent.get("version") == request.version:
-                return {"givenAt": row.consent["givenAt"]}
-            now = utcnow()
-            row.consent = {"version": request.version, "givenAt": iso(now)}
-            mark_changed(row, now)
-        await push_row(state, path, row)
+        if row.consent and row.consent.get("version") == request.version:
+            return {"givenAt": row.consent["givenAt"]}
+        now = utcnow()
+        row.consent = {"version": request.version, "givenAt": iso(now)}
+        mark_changed(row, now)
+        change.row(path, row)
     return {"givenAt": row.consent["givenAt"]}

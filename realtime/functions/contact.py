@@ -5,6 +5,7 @@ from typing import Annotated, Any
 
 from pydantic import StringConstraints
 
+from realtime.changes import changing
 from realtime.dispatch import CallContext, callable_function
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
@@ -54,7 +55,7 @@ async def contact_send(context: CallContext, request: ContactSend) -> dict[str, 
         limit=state.settings.contact_messages_per_ip,
         window_seconds=state.settings.rate_limit_window_seconds,
     )
-    async with state.db.write() as session:
+    async with changing(state) as change, state.db.write() as session:
         clinic_id = request.clinicId or state.settings.default_clinic_id
         clinic = await get_clinic(session, clinic_id=clinic_id) if clinic_id else None
         if clinic is None:
@@ -81,5 +82,5 @@ async def contact_send(context: CallContext, request: ContactSend) -> dict[str, 
                 message=message.message,
             ),
         )
-    state.mailer.deliver(queued)
+        change.mail(queued)
     return {"sent": True}

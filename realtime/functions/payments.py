@@ -7,10 +7,10 @@ import stripe
 from pydantic import StringConstraints
 
 from realtime.booking.notify import mail_locale
-from realtime.booking.publish import publish_feed
+from realtime.booking.submit import HOLD_EXPIRED_MESSAGE
+from realtime.changes import changing
 from realtime.dispatch import CallContext, callable_function
-from realtime.documents import push_row
-from realtime.errors import FunctionError
+from realtime.errors import FunctionError, no_access
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
 from realtime.paths import appointment_path
@@ -54,7 +54,7 @@ async def _owned(state: AppState, who: Identity, appointment_id: str) -> Appoint
     async with state.db.read() as session:
         row = await get_appointment(session, appointment_id=appointment_id)
     if row is None or row.user_id != who.uid:
-        raise FunctionError("PERMISSION_DENIED", "You do not have access to this document.")
+        raise no_access()
     return row
 
 
@@ -63,7 +63,7 @@ async def create_checkout(context: CallContext, request: CreateCheckout) -> dict
     who = require_identity(context.identity)
     state = context.state
     path = appointment_path(request.appointmentId)
-    async with state.publisher.ordered(path):
+    async with changing(state, path) as change:
         row = await _owned(state, who, request.appointmentId)
         payment = row.payment or {}
         now = utcnow()
@@ -86,7 +86,7 @@ async def create_checkout(context: CallContext, request: CreateCheckout) -> dict
             row = locked
             claim = await active_claim_of(session, appointment_id=row.id)
             if row.status != "pending_payment" or claim is None:
-                raise FunctionError("ABORTED", "Your hold has expired. Please choose a time again.")
+                raise FunctionError("ABORTED", HOLD_EXPIRED_MESSAGE)
             grace = timedelta(minutes=state.settings.payment_grace_minutes)
             hold_until = min(expires_at + grace, cap)
             claim.expires_at = row.hold_expires_at = hold_until
@@ -103,8 +103,8 @@ async def create_checkout(context: CallContext, request: CreateCheckout) -> dict
                 "slot": {"counselorId": claim.counselor_id, "start": claim.start.isoformat()},
             }
             mark_changed(row, utcnow())
-        await push_row(state, path, row)
-    await publish_feed(state, clinic_id=row.clinic_id)
+            change.row(path, row)
+            change.feed(row.clinic_id)
     return {"sessionId": checkout["id"], "url": checkout["url"]}
 
 

@@ -5,6 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from realtime.changes import changing
 from realtime.contract import LOCALES
 from realtime.dispatch import CallContext, callable_function
 from realtime.functions.inputs import Id, Input
@@ -82,7 +83,6 @@ async def send_admin_report(context: CallContext, report: AdminReport) -> dict[s
         stack=report.error.stack,
         context=_compact(report.context),
     )
-    async with state.db.write() as session:
-        queued = await state.mailer.queue(session, to=settings.admin_email, mail=mail, links=[])
-    state.mailer.deliver(queued)
+    async with changing(state) as change, state.db.write() as session:
+        change.mail(await state.mailer.queue(session, to=settings.admin_email, mail=mail, links=[]))
     return {"sent": True}

@@ -1,51 +1,47 @@
 """What a checkout session's outcome does to its appointment (rules in __init__.py).
 
 Called inside one transaction with the appointment row locked; what must happen after the
-commit (pushes, mails, a refund through the API) is returned in `Outcome`.
+commit (pushes, mails, freed times) is recorded in the write's `Change`, and a refund to make
+through the API is returned.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from realtime.booking.access import catalog_of
 from realtime.booking.confirm import confirm_booking
 from realtime.booking.holds import SlotTaken, place_hold
+from realtime.booking.notify import Booking
 from realtime.booking.status import transition
+from realtime.changes import Change, Claims
 from realtime.collections import document_data
 from realtime.intake.validate import missing_answers
-from realtime.mail.outbox import Queued
 from realtime.payments.sessions import known_sessions
 from realtime.state import AppState
 from storage.db import AsyncSession
-from storage.models import Appointment, Clinic, Service
+from storage.models import Appointment, Service
 from storage.repo_booking import active_claim_of
-from storage.repo_catalog import get_clinic, get_service
 from storage.types import utcnow
 
 
-@dataclass
-class Outcome:
-    mails: list[Queued] = field(default_factory=list)
-    moments: list[datetime] = field(default_factory=list)  # claim changes to publish
-    refund: tuple[str, str] | None = None  # (payment intent, reason)
+@dataclass(frozen=True)
+class Refund:
+    """A payment to give back through the API once the outcome is committed."""
 
-
-async def _catalog(session: AsyncSession, row: Appointment) -> tuple[Clinic, Service]:
-    clinic = await get_clinic(session, clinic_id=row.clinic_id)
-    service = await get_service(session, service_id=row.service_id)
-    assert clinic is not None and service is not None
-    return clinic, service
+    payment_intent: str
+    reason: str
 
 
 def _set_payment(row: Appointment, **changes: Any) -> None:
     row.payment = {**(row.payment or {}), **changes}  # a new dict: the JSON column changes
 
 
-async def _release(session: AsyncSession, row: Appointment, outcome: Outcome) -> None:
+async def _release(session: AsyncSession, row: Appointment, change: Change) -> None:
     claim = await active_claim_of(session, appointment_id=row.id)
     if claim is not None:
         claim.active = False
-        outcome.moments.append(claim.start)
+        change.claims_changed(Claims(row.clinic_id, [claim.start]))
     row.counselor_id = row.date = row.time = row.hold_expires_at = None
 
 
@@ -86,14 +82,17 @@ def _was_submitted(row: Appointment, service: Service, session_id: str) -> bool:
 
 
 async def paid(
-    state: AppState, session: AsyncSession, row: Appointment, checkout: dict[str, Any]
-) -> Outcome:
-    outcome = Outcome()
+    state: AppState,
+    session: AsyncSession,
+    row: Appointment,
+    checkout: dict[str, Any],
+    change: Change,
+) -> Refund | None:
     payment = row.payment or {}
     session_id, intent = checkout["id"], checkout.get("payment_intent")
     if payment.get("paidSessionId") == session_id:
-        return outcome  # this payment was applied already
-    clinic, service = await _catalog(session, row)
+        return None  # this payment was applied already
+    clinic, service = await catalog_of(session, row)
     amount_ok = (
         checkout.get("amount_total") == service.price_amount
         and str(checkout.get("currency", "")).lower() == (service.price_currency or "").lower()
@@ -106,17 +105,18 @@ async def paid(
         if claim is None:
             claim = await _take_again(state, session, row, service)
             if claim is not None:
-                outcome.moments.append(claim.start)
+                change.claims_changed(Claims(row.clinic_id, [claim.start]))
         if claim is not None:
-            outcome.mails = await confirm_booking(state, session, row, clinic, service, claim)
+            booking = Booking(row, clinic, service, claim)
+            change.mail(*await confirm_booking(state, session, booking))
             _set_payment(row, status="paid", paidSessionId=session_id, paymentIntent=intent)
-            return outcome
+            return None
         reason = "slot_taken"
     elif reason is None:
         reason = "not_bookable"  # confirmed by another session, or cancelled
     if row.status == "pending_payment":
         row.status = transition(row.status, "draft")
-        await _release(session, row, outcome)
+        await _release(session, row, change)
     _set_payment(
         row,
         status="refund_pending",
@@ -124,20 +124,20 @@ async def paid(
         paymentIntent=intent,
         refundReason=reason,
     )
-    if intent:
-        outcome.refund = (str(intent), reason)
-    return outcome
+    return Refund(str(intent), reason) if intent else None
 
 
 async def ended(
-    session: AsyncSession, row: Appointment, checkout: dict[str, Any], status: str
-) -> Outcome:
+    session: AsyncSession,
+    row: Appointment,
+    checkout: dict[str, Any],
+    status: str,
+    change: Change,
+) -> None:
     """A session expired or its payment failed: back to draft, only if it is the current one."""
-    outcome = Outcome()
     payment = row.payment or {}
     if row.status != "pending_payment" or payment.get("sessionId") != checkout["id"]:
-        return outcome  # forward only: nothing to undo
+        return  # forward only: nothing to undo
     row.status = transition(row.status, "draft")
-    await _release(session, row, outcome)
+    await _release(session, row, change)
     _set_payment(row, status=status)
-    return outcome

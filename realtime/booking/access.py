@@ -1,0 +1,34 @@
+"""The appointment a call may act on, locked for its transaction, and its catalog rows."""
+
+from realtime.errors import no_access
+from realtime.identity import Identity
+from storage.db import AsyncSession
+from storage.models import Appointment, Clinic, Service
+from storage.repo_appointments import get_appointment
+from storage.repo_catalog import get_clinic, get_service
+
+
+async def own_appointment(session: AsyncSession, who: Identity, appointment_id: str) -> Appointment:
+    """The caller's own appointment, locked (PERMISSION_DENIED for any other)."""
+    row = await get_appointment(session, appointment_id=appointment_id, for_update=True)
+    if row is None or row.user_id != who.uid:
+        raise no_access()
+    return row
+
+
+async def clinic_appointment(
+    session: AsyncSession, who: Identity, appointment_id: str, *, for_update: bool
+) -> Appointment:
+    """An appointment of a clinic the caller is staff of (PERMISSION_DENIED for any other)."""
+    row = await get_appointment(session, appointment_id=appointment_id, for_update=for_update)
+    if row is None or not who.is_staff_of(row.clinic_id):
+        raise no_access()
+    return row
+
+
+async def catalog_of(session: AsyncSession, row: Appointment) -> tuple[Clinic, Service]:
+    """The clinic and service of an appointment (both exist: foreign keys)."""
+    clinic = await get_clinic(session, clinic_id=row.clinic_id)
+    service = await get_service(session, service_id=row.service_id)
+    assert clinic is not None and service is not None
+    return clinic, service

@@ -1,0 +1,57 @@
+"""appointment-cancel: the person cancels; the time is freed for everyone, they are signed
+out everywhere (the appointment was their reason to be signed in) and mailed when a time
+had been booked or a meeting link sent."""
+
+from realtime.booking.access import catalog_of, own_appointment
+from realtime.booking.notify import Booking, booking_mails
+from realtime.booking.publish import ClaimChange
+from realtime.booking.status import transition
+from realtime.changes import Change, Claims, changing
+from realtime.identity import Identity
+from realtime.paths import appointment_path, user_path
+from realtime.state import AppState
+from storage.db import AsyncSession
+from storage.documents import mark_changed
+from storage.models import Appointment
+from storage.repo_booking import active_claim_of
+from storage.repo_users import lock_user, revoke_user_sessions
+from storage.types import iso, utcnow
+
+
+async def cancel(state: AppState, who: Identity, appointment_id: str, reason: str) -> None:
+    path, own_path = appointment_path(appointment_id), user_path(who.uid)
+    async with changing(state, path, own_path) as change, state.db.write() as session:
+        row = await own_appointment(session, who, appointment_id)
+        now = utcnow()
+        row.status = transition(row.status, "cancelled")
+        row.cancellation = {"reason": reason, "at": iso(now)}
+        await _free_time(state, session, row, change)
+        row.hold_expires_at = None
+        mark_changed(row, now)
+        change.row(path, row)
+        user = await lock_user(session, user_id=row.user_id)
+        assert user is not None
+        user.appointment_id = None
+        mark_changed(user, now)
+        change.row(own_path, user)
+        ended = await revoke_user_sessions(session, user_id=row.user_id, at=now)
+        change.end_sessions(ended, after_reply=True)
+        change.feed(row.clinic_id)
+
+
+async def _free_time(
+    state: AppState, session: AsyncSession, row: Appointment, change: Change
+) -> None:
+    """Release the appointment's claim, if any, and queue the cancellation mails when the
+    person had a booking or a meeting link."""
+    claim = await active_claim_of(session, appointment_id=row.id)
+    if claim is None:
+        return
+    claim.active = False
+    change.claims_changed(
+        Claims(row.clinic_id, [claim.start], row.service_id, ClaimChange.of(removed=claim))
+    )
+    if claim.kind == "booking" or row.join_url:
+        clinic, service = await catalog_of(session, row)
+        booking = Booking(row, clinic, service, claim)
+        change.mail(*await booking_mails(state.mailer, session, "cancelled", booking))

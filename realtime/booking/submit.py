@@ -1,0 +1,74 @@
+"""appointment-updateStatus: a person submits their booking; staff record its outcome.
+
+A submit needs every answer, the terms agreed to and a live hold. A free service is
+confirmed at once (realtime/booking/confirm.py); a priced one waits for its payment
+(`pending_payment`, realtime/payments). Staff set `completed` or `no_show` on appointments of
+their clinic, as the state machine allows (realtime/booking/status.py).
+"""
+
+from realtime.booking.access import catalog_of, clinic_appointment, own_appointment
+from realtime.booking.confirm import confirm_booking
+from realtime.booking.notify import Booking
+from realtime.booking.status import transition
+from realtime.changes import changing
+from realtime.collections import document_data
+from realtime.errors import FunctionError
+from realtime.identity import Identity
+from realtime.intake.definition import message
+from realtime.intake.validate import missing_answers
+from realtime.paths import appointment_path
+from realtime.state import AppState
+from storage.documents import mark_changed
+from storage.models import Appointment
+from storage.repo_booking import active_claim_of
+from storage.types import utcnow
+
+HOLD_EXPIRED_MESSAGE = "Your hold has expired. Please choose a time again."
+
+
+async def submit(state: AppState, who: Identity, appointment_id: str) -> Appointment:
+    path = appointment_path(appointment_id)
+    async with changing(state, path) as change, state.db.write() as session:
+        row = await own_appointment(session, who, appointment_id)
+        clinic, service = await catalog_of(session, row)
+        if row.status != "draft":
+            transition(row.status, "confirmed")  # refuses with the statuses named
+        missing = missing_answers(document_data(row), service.category)
+        if missing:
+            raise FunctionError("INVALID_ARGUMENT", message("reviewMissing"), {"missing": missing})
+        if not row.agreed_to_terms:
+            raise FunctionError(
+                "INVALID_ARGUMENT", message("terms"), {"codes": {"agreedToTerms": "terms"}}
+            )
+        now = utcnow()
+        claim = await active_claim_of(session, appointment_id=row.id)
+        if (
+            claim is None
+            or claim.kind != "hold"
+            or claim.expires_at is None
+            or claim.expires_at <= now
+        ):
+            raise FunctionError("ABORTED", HOLD_EXPIRED_MESSAGE)
+        if service.price_amount:
+            row.status = transition(row.status, "pending_payment")
+        else:
+            booking = Booking(row, clinic, service, claim)
+            change.mail(*await confirm_booking(state, session, booking))
+        mark_changed(row, now)
+        change.row(path, row)
+        change.feed(row.clinic_id)
+    return row
+
+
+async def set_outcome(
+    state: AppState, who: Identity, appointment_id: str, status: str
+) -> Appointment:
+    """Staff: how a confirmed appointment ended."""
+    path = appointment_path(appointment_id)
+    async with changing(state, path) as change, state.db.write() as session:
+        row = await clinic_appointment(session, who, appointment_id, for_update=True)
+        row.status = transition(row.status, status)
+        mark_changed(row, utcnow())
+        change.row(path, row)
+        change.feed(row.clinic_id)
+    return row
