@@ -24,7 +24,7 @@ from storage.documents import ROW_ID, SERVICE_CATEGORY, row_of, row_statements
 from storage.models import Appointment, User
 from storage.repo_booking import month_look, version_of
 from storage.repo_catalog import get_clinic
-from storage.statements import CoreStatements, Row, Statements
+from storage.statements import Row, Statements, run_statements
 from storage.types import iso, utcnow
 
 
@@ -139,18 +139,17 @@ class Rows:
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
-        connection = await session.connection()
-        row = await connection.run_sync(
-            lambda sync: self.get_row(CoreStatements(sync), params, for_update=for_update)
+        row = await run_statements(
+            session, lambda statements: self.get_row(statements, params, for_update=for_update)
         )
         if row is None:
             return None
         return Loaded(self.meta(row), self.data(row), row["version"])
 
     async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
-        connection = await session.connection()
-        row = await connection.run_sync(
-            lambda sync: CoreStatements(sync).row(self._read_meta, {ROW_ID: params[self.param]})
+        row = await run_statements(
+            session,
+            lambda statements: statements.row(self._read_meta, {ROW_ID: params[self.param]}),
         )
         return None if row is None else self.meta(row)
 

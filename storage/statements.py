@@ -13,15 +13,17 @@ is skipped, which on a server idle between changes took three times the statemen
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Connection, Executable, Select
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.exc import NoResultFound
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 # A stored row: column key -> value, as SQLAlchemy's column types give it to Python.
 Row = dict[str, Any]
 Convert = Callable[[Any], Any]
+T = TypeVar("T")
 
 
 class Statements(Protocol):
@@ -55,6 +57,14 @@ class CoreStatements:
 
     def execute(self, statement: Executable, params: Mapping[str, Any]) -> None:
         self.connection.execute(statement, dict(params))
+
+
+async def run_statements(session: AsyncSession, work: Callable[[Statements], T]) -> T:
+    """Run `work` on the session's connection (reads of live documents, in whichever
+    session the caller holds): the same prebuilt statements as a write, off the event loop's
+    async adapter."""
+    connection = await session.connection()
+    return await connection.run_sync(lambda sync: work(CoreStatements(sync)))
 
 
 @dataclass(frozen=True)

@@ -29,14 +29,24 @@ class Booking:
     service: Service
     claim: SlotClaim
 
+    @property
+    def join_url(self) -> str:
+        return self.appointment.join_url or ""
+
+    def when(self, locale: str) -> str:
+        """The time in the clinic's zone, written for `locale`."""
+        return format_when(self.claim.start, self.clinic.timezone, locale)
+
+    def service_name(self, locale: str) -> str:
+        return self.service.name.get(locale, self.service.id)
+
 
 async def booking_mails(
     mailer: Mailer, session: AsyncSession, event: str, booking: Booking
 ) -> list[Queued]:
     """Queue the mails of a booking event (confirmed | cancelled) in the caller's
     transaction: the person's first (the .ics invitation attached), then the counselor's."""
-    row = booking.appointment
-    user = await get_user(session, user_id=row.user_id)
+    user = await get_user(session, user_id=booking.appointment.user_id)
     counselor = await get_counselor(session, counselor_id=booking.claim.counselor_id)
     assert user is not None and counselor is not None
     return [
@@ -53,26 +63,20 @@ async def _client_mail(
     email: str,
     counselor: Counselor,
 ) -> Queued:
-    row, clinic, service, claim = (
-        booking.appointment,
-        booking.clinic,
-        booking.service,
-        booking.claim,
-    )
-    locale = mail_locale(row)
-    join_url = row.join_url or ""
+    locale = mail_locale(booking.appointment)
+    clinic, join_url = booking.clinic, booking.join_url
     context = {
-        "when": format_when(claim.start, clinic.timezone, locale),
+        "when": booking.when(locale),
         "clinic": clinic.name.get(locale, clinic.id),
         "counselor": counselor.name.get(locale, counselor.id),
-        "service": service.name.get(locale, service.id),
+        "service": booking.service_name(locale),
         "join_url": join_url,
     }
     ics = invitation(
-        uid=f"{row.id}@genecounsel",
-        start=claim.start,
-        end=claim.end,
-        summary=str(context["service"]),
+        uid=f"{booking.appointment.id}@genecounsel",
+        start=booking.claim.start,
+        end=booking.claim.end,
+        summary=booking.service_name(locale),
         description=join_url,
         url=join_url,
         organizer_email=clinic.contact_email,
@@ -95,14 +99,8 @@ async def _client_mail(
 async def _counselor_mail(
     mailer: Mailer, session: AsyncSession, event: str, booking: Booking, counselor: Counselor
 ) -> Queued:
-    row, clinic, service, claim = (
-        booking.appointment,
-        booking.clinic,
-        booking.service,
-        booking.claim,
-    )
     locale = next((lang for lang in counselor.languages if lang in LOCALES), "ja")
-    join_url = row.join_url or ""
+    join_url = booking.join_url
     return await mailer.queue(
         session,
         to=counselor.email,
@@ -110,10 +108,10 @@ async def _counselor_mail(
             "counselor_notification",
             locale,
             event=event,
-            appointment_id=row.id,
-            when=format_when(claim.start, clinic.timezone, locale),
+            appointment_id=booking.appointment.id,
+            when=booking.when(locale),
             counselor=counselor.name.get(locale, counselor.id),
-            service=service.name.get(locale, service.id),
+            service=booking.service_name(locale),
             join_url=join_url,
         ),
         links=[join_url] if join_url else [],
