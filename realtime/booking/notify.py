@@ -3,14 +3,19 @@ the counselor's notification. Queued in the caller's transaction, delivered afte
 
 from dataclasses import dataclass
 
+from realtime.booking.access import catalog_of, clinic_appointment
+from realtime.changes import changing
 from realtime.contract import DEFAULT_LOCALE, LOCALES
+from realtime.errors import FunctionError
+from realtime.identity import Identity
 from realtime.mail.invitation import invitation
 from realtime.mail.outbox import Mailer, Queued
 from realtime.mail.render import render
 from realtime.mail.when import format_when
+from realtime.state import AppState
 from storage.db import AsyncSession
 from storage.models import Appointment, Clinic, Counselor, Service, SlotClaim
-from storage.repo_booking import get_counselor
+from storage.repo_booking import active_claim_of, get_counselor
 from storage.repo_users import get_user
 
 
@@ -116,3 +121,16 @@ async def _counselor_mail(
         ),
         links=[join_url] if join_url else [],
     )
+
+
+async def resend_counselor_mail(state: AppState, who: Identity, appointment_id: str) -> None:
+    """Staff: the counselor's notification of a confirmed appointment, once more."""
+    async with changing(state) as change, state.db.write() as session:
+        row = await clinic_appointment(session, who, appointment_id, for_update=False)
+        claim = await active_claim_of(session, appointment_id=row.id)
+        if row.status != "confirmed" or claim is None:
+            raise FunctionError("ABORTED", "Only a confirmed appointment has a counselor to tell.")
+        clinic, service = await catalog_of(session, row)
+        booking = Booking(row, clinic, service, claim)
+        queued = await booking_mails(state.mailer, session, "confirmed", booking)
+        change.mail(*queued[1:])  # the counselor's: the person has theirs

@@ -8,15 +8,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StringConstraints
 
-from realtime.booking.access import catalog_of, clinic_appointment
 from realtime.booking.cancel import cancel
 from realtime.booking.holding import ISO_DAY, hold_time, pregnancy_days
-from realtime.booking.notify import Booking, booking_mails
+from realtime.booking.notify import resend_counselor_mail
 from realtime.booking.sessions import autocommit
 from realtime.booking.status import STAFF_OUTCOMES
 from realtime.booking.submit import set_outcome, submit
 from realtime.booking.vacancies import calendar, vacancies_answer
-from realtime.changes import changing
 from realtime.days import OUT_OF_RANGE, in_range
 from realtime.dispatch import CallContext, callable_function
 from realtime.errors import FunctionError, invalid_field
@@ -26,7 +24,6 @@ from realtime.ratelimit import enforce
 from realtime.rules import require_identity
 from realtime.text import MultiLine
 from storage.repo_appointments import open_appointment
-from storage.repo_booking import active_claim_of
 from storage.types import iso, utcnow
 
 MAX_RANGE_DAYS = 62
@@ -196,15 +193,7 @@ class CounselorMail(Input):
 @callable_function("sendEmail-counselor", CounselorMail)
 async def send_counselor_mail(context: CallContext, request: CounselorMail) -> dict[str, Any]:
     """Staff: send the counselor's notification of a confirmed appointment again."""
-    who = require_identity(context.identity)
-    state = context.state
-    async with changing(state) as change, state.db.write() as session:
-        row = await clinic_appointment(session, who, request.appointmentId, for_update=False)
-        claim = await active_claim_of(session, appointment_id=row.id)
-        if row.status != "confirmed" or claim is None:
-            raise FunctionError("ABORTED", "Only a confirmed appointment has a counselor to tell.")
-        clinic, service = await catalog_of(session, row)
-        booking = Booking(row, clinic, service, claim)
-        queued = await booking_mails(state.mailer, session, "confirmed", booking)
-        change.mail(*queued[1:])  # the counselor's: the person has theirs
+    await resend_counselor_mail(
+        context.state, require_identity(context.identity), request.appointmentId
+    )
     return {"sent": True}
