@@ -15,7 +15,6 @@ clients were told they have.
 
 import asyncio
 import math
-import os
 import random
 import resource
 import time
@@ -38,7 +37,6 @@ SETUP_CONCURRENCY = 16
 RACE_TIMEOUT_SECONDS = 90.0
 WARMUP_RATE = 25.0
 T = TypeVar("T")
-_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -102,11 +100,9 @@ def postgres_cpu_seconds() -> float:
     included; other users of the same PostgreSQL count too)."""
     total = 0
     for _pid, stat in servers.proc_files("stat"):
-        if stat[stat.index(b"(") + 1 : stat.rindex(b")")] != b"postgres":
-            continue
-        fields = stat[stat.rindex(b")") + 2 :].split()
-        total += int(fields[11]) + int(fields[12])
-    return total / _TICKS
+        if stat[stat.index(b"(") + 1 : stat.rindex(b")")] == b"postgres":
+            total += servers.stat_cpu_ticks(stat)
+    return total / servers.TICKS
 
 
 class Meter:
