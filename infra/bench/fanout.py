@@ -286,6 +286,10 @@ def groups_of(kinds: Sequence[str]) -> list[list[str]]:
 
 
 class Bench:
+    # Time allowed per subscriber to connect and subscribe (all of them in one go, at
+    # least 120 s).
+    connect_seconds_each = 0.05
+
     def __init__(
         self, options: Options, pool: GeneratorPool, workdir: Path, server_cpus: set[int] | None
     ) -> None:
@@ -493,7 +497,8 @@ class Bench:
             for count, first in zip(counts, firsts, strict=True)
         ]
         started = time.monotonic()
-        replies = await self.pool.ask_each(messages, within=max(120.0, n * 0.05))
+        within = max(120.0, n * self.connect_seconds_each)
+        replies = await self.pool.ask_each(messages, within=within)
         result.connect_seconds = time.monotonic() - started
         for reply in replies:
             result.connected += int(reply[1])
