@@ -37,7 +37,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,6 +47,7 @@ import httpx
 
 from infra.bench import booking_env as env
 from infra.bench import fanout, generator, servers
+from infra.bench.booking_env import Options
 from infra.bench.booking_fanout import HoldFanout
 from infra.bench.booking_holds import HoldPhase, HoldsResult, run_holds
 from infra.bench.booking_vacancies import VacancyRun, run_vacancies
@@ -78,39 +79,6 @@ HOLDS_PER_SECOND = 1000.0
 HOLD_P99_MS = 50.0
 VACANCIES_P99_MS = {10: 30.0, 200: 250.0}
 FLOOR_RATIO = 1.2
-
-
-@dataclass
-class Options:
-    parts: list[str]
-    clients: int
-    slots: int
-    seconds: float
-    warmup: float
-    rates: list[float]
-    half_load: bool
-    skip_saturated: bool
-    counselors: list[int]
-    holds_per_counselor: int
-    calls: int
-    concurrency: int
-    hold_calls: int
-    watchers: list[int]
-    rounds: int
-    warmup_rounds: int
-    round_timeout: float
-    generators: int
-    pin: bool
-    json_path: Path | None
-    profile_dir: Path | None
-    time_calls: bool
-    gc_log: bool
-    admin_url: str
-    wait_others: float
-    quiet_wait: float
-    quiet_cores: float
-    max_seconds: float
-    keep_workdir: bool
 
 
 @dataclass
@@ -198,9 +166,12 @@ class Runner:
         self.databases: list[FreshDatabase] = []
         self.fanout_bench: HoldFanout | None = None
 
+    @contextlib.asynccontextmanager
     async def ours(
         self, tag: str, http: httpx.AsyncClient
-    ) -> tuple[Managed, FreshDatabase, env.Harness, Path | None]:
+    ) -> AsyncIterator[tuple[Managed, FreshDatabase, env.Harness]]:
+        """Our server on a fresh database, for one part: stopped, its profile summed up and
+        its database dropped when the part ends."""
         options = self.options
         database = await FreshDatabase.create(options.admin_url, f"booking_{tag}")
         self.databases.append(database)
@@ -215,56 +186,24 @@ class Runner:
             time_calls=(time_out, TIME_CALLS) if time_out else None,
         )
         self.started.append(server)
-        await env.wait_ready(server, http)
-        return server, database, env.Harness(server, time_out, profile_out is not None), profile_out
-
-    async def done(
-        self, server: Managed, database: FreshDatabase, profile_out: Path | None
-    ) -> None:
-        server.stop()
-        self.started.remove(server)
-        if profile_out is not None:
-            fanout.write_profile_summary(profile_out)
-        await database.drop()
-        self.databases.remove(database)
+        try:
+            await env.wait_ready(server, http)
+            yield server, database, env.Harness(server, time_out, profile_out is not None)
+        finally:
+            server.stop()
+            self.started.remove(server)
+            if profile_out is not None:
+                fanout.write_profile_summary(profile_out)
+            await database.drop()
+            self.databases.remove(database)
 
     async def holds(self, http: httpx.AsyncClient) -> HoldsResult:
-        options = self.options
-        server, database, harness, profile_out = await self.ours("holds", http)
-        try:
-            return await run_holds(
-                server,
-                database,
-                http,
-                clients=options.clients,
-                slots=options.slots,
-                seconds=options.seconds,
-                warmup_seconds=options.warmup,
-                rates=options.rates,
-                half_load=options.half_load,
-                skip_saturated=options.skip_saturated,
-                harness=harness,
-            )
-        finally:
-            await self.done(server, database, profile_out)
+        async with self.ours("holds", http) as (server, database, harness):
+            return await run_holds(server, database, http, harness, self.options)
 
     async def vacancies(self, http: httpx.AsyncClient) -> list[VacancyRun]:
-        options = self.options
-        server, database, harness, profile_out = await self.ours("vacancies", http)
-        try:
-            return await run_vacancies(
-                server,
-                database,
-                http,
-                sizes=options.counselors,
-                holds_per_counselor=options.holds_per_counselor,
-                calls=options.calls,
-                concurrency=options.concurrency,
-                holds=options.hold_calls,
-                harness=harness,
-            )
-        finally:
-            await self.done(server, database, profile_out)
+        async with self.ours("vacancies", http) as (server, database, harness):
+            return await run_vacancies(server, database, http, harness, self.options)
 
     async def fanout(
         self, http: httpx.AsyncClient, pool: fanout.GeneratorPool, deadline: float
