@@ -29,24 +29,20 @@ See docs/benchmarks.md, section "Booking", for the method and the figures.
 import argparse
 import asyncio
 import contextlib
-import json
 import math
 import os
 import resource
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from infra.bench import booking_env as env
-from infra.bench import fanout, generator, servers
+from infra.bench import fanout, runner, servers
 from infra.bench.booking_env import Options
 from infra.bench.booking_fanout import HoldFanout
 from infra.bench.booking_holds import HoldPhase, HoldsResult, run_holds
@@ -135,19 +131,6 @@ def wait_for_others(limit: float) -> float:
     return waited
 
 
-async def wait_quiet(limit: float, cores: float) -> float:
-    """Wait (at most `limit` s) until the rest of the machine uses under `cores` CPUs;
-    returns the last one-second reading."""
-    deadline = time.monotonic() + limit
-    while True:
-        before = (time.monotonic(), servers.system_busy_seconds(), _own_cpu())
-        await asyncio.sleep(1.0)
-        after = (time.monotonic(), servers.system_busy_seconds(), _own_cpu())
-        load = max(0.0, (after[1] - before[1]) - (after[2] - before[2])) / (after[0] - before[0])
-        if load < cores or time.monotonic() >= deadline:
-            return load
-
-
 def _own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -157,7 +140,10 @@ def _own_cpu() -> float:
 # -- the parts --------------------------------------------------------------------------
 
 
-class Runner:
+class Parts:
+    """The parts, each on a server and database of its own; `close` stops what is still
+    running when the run ends."""
+
     def __init__(self, options: Options, workdir: Path, server_cpus: set[int] | None) -> None:
         self.options = options
         self.workdir = workdir
@@ -269,9 +255,16 @@ class Runner:
             with contextlib.suppress(Exception):
                 await database.drop()
 
+    def close(self) -> None:
+        """Stop the servers still running, then drop the databases left (on an event loop
+        of its own: the run's has ended)."""
+        self.stop_all()
+        with contextlib.suppress(Exception):
+            asyncio.run(self.drop_all())
+
 
 async def run_all(
-    options: Options, runner: Runner, pool: fanout.GeneratorPool | None, report: Report
+    options: Options, parts: Parts, pool: fanout.GeneratorPool | None, report: Report
 ) -> None:
     deadline = time.monotonic() + options.max_seconds
     async with httpx.AsyncClient(trust_env=False) as http:
@@ -281,15 +274,15 @@ async def run_all(
                 continue
             print(f"\n== {part}", flush=True)
             if options.quiet_wait:
-                load = await wait_quiet(options.quiet_wait, options.quiet_cores)
+                load = await runner.wait_quiet(options.quiet_wait, options.quiet_cores, _own_cpu)
                 report.load_before[part] = load
                 print(f"  other CPU load before the part: {load:.2f} cores", flush=True)
             if part == "holds":
-                report.holds = await runner.holds(http)
+                report.holds = await parts.holds(http)
             elif part == "vacancies":
-                report.vacancies = await runner.vacancies(http)
+                report.vacancies = await parts.vacancies(http)
             elif part == "fanout" and pool is not None:
-                report.fanout, skipped = await runner.fanout(http, pool, deadline)
+                report.fanout, skipped = await parts.fanout(http, pool, deadline)
                 report.skipped += skipped
 
 
@@ -647,84 +640,46 @@ def parse_args(argv: Sequence[str] | None) -> Options:
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = parse_args(argv)
-    host = fanout.machine()  # before this process changes its CPU affinity
+    host = runner.machine()  # before this process changes its CPU affinity
     report = Report()
     report.other_benchmarks_waited_seconds = wait_for_others(options.wait_others)
-    generator.raise_open_file_limit()
-    workdir = Path(tempfile.mkdtemp(prefix="bench-booking-"))
-    if options.profile_dir is not None:
-        options.profile_dir.mkdir(parents=True, exist_ok=True)
-    pool: fanout.GeneratorPool | None = None
-    runner: Runner | None = None
     started = time.monotonic()
-    interrupted = False
-    with fanout.terminate_on_signals():
-        try:
-            cpus = sorted(os.sched_getaffinity(0))
-            pinned = options.pin and len(cpus) >= 2
-            client_cpus = set(cpus[1:]) if pinned else None
-            server_cpus = {cpus[0]} if pinned else None
-            if client_cpus:
-                os.sched_setaffinity(0, client_cpus)
-            host["server_cpus"] = sorted(server_cpus) if server_cpus else "any"
-            host["client_cpus"] = sorted(client_cpus) if client_cpus else "any"
-            host["postgres_cpus"] = "any (not pinned)"
-            if "fanout" in options.parts:
-                pool = fanout.GeneratorPool(options.generators, client_cpus)
-            runner = Runner(options, workdir, server_cpus)
-            print(
-                f"booking: parts {options.parts}, server CPUs {host['server_cpus']}, "
-                f"client CPUs {host['client_cpus']}",
-                flush=True,
-            )
-            with asyncio.Runner(loop_factory=generator.new_event_loop) as loop:
-                loop.run(run_all(options, runner, pool, report))
-        except KeyboardInterrupt as exc:
-            print(f"\ninterrupted ({exc or 'SIGINT'}): servers stopped", file=sys.stderr)
-            interrupted = True
-        finally:
-            if runner is not None:
-                runner.stop_all()
-                with contextlib.suppress(Exception):
-                    asyncio.run(runner.drop_all())
-            if pool is not None:
-                pool.shutdown()
-            bad = interrupted or failed(report)
-            if options.keep_workdir or bad:
-                print(f"work directory (logs): {workdir}", file=sys.stderr)
-            else:
-                shutil.rmtree(workdir, ignore_errors=True)
-    if interrupted:
-        return 130
+    with runner.supervised("bench-booking-", options, host, interrupted="servers stopped") as run:
+        host["postgres_cpus"] = "any (not pinned)"
+        pool: fanout.GeneratorPool | None = None
+        if "fanout" in options.parts:
+            pool = fanout.GeneratorPool(options.generators, run.client_cpus)
+            run.at_exit(pool.shutdown)
+        parts = Parts(options, run.workdir, run.server_cpus)
+        run.at_exit(parts.close)
+        print(
+            f"booking: parts {options.parts}, server CPUs {host['server_cpus']}, "
+            f"client CPUs {host['client_cpus']}",
+            flush=True,
+        )
+        runner.run_async(run_all(options, parts, pool, report))
+        run.failed = failed(report)
+    if run.interrupted:
+        return runner.INTERRUPTED
     print(f"\nbooking benchmark: {time.monotonic() - started:.0f} s\n")
     print(render(report))
     if options.json_path is not None:
-        document = {
-            "benchmark": "booking",
-            "when": datetime.now(UTC).isoformat(timespec="seconds"),
-            "machine": host,
-            "options": {
-                key: str(value) if isinstance(value, Path) else value
-                for key, value in asdict(options).items()
+        runner.write_json(
+            options.json_path,
+            "booking",
+            host,
+            options,
+            {
+                "verdicts": verdicts(report),
+                "holds": asdict(report.holds) if report.holds else None,
+                "vacancies": [asdict(vacancy) for vacancy in report.vacancies],
+                "fanout": fanout.json_results(report.fanout),
+                "skipped": report.skipped,
+                "load_before": report.load_before,
+                "other_benchmarks_waited_seconds": report.other_benchmarks_waited_seconds,
             },
-            "verdicts": verdicts(report),
-            "holds": asdict(report.holds) if report.holds else None,
-            "vacancies": [asdict(run) for run in report.vacancies],
-            "fanout": {
-                "results": [asdict(r) for r in report.fanout],
-                "ratios": [
-                    {"n": n, "server": kind, **entry}
-                    for (n, kind), entry in fanout.ratios(report.fanout).items()
-                ],
-            },
-            "skipped": report.skipped,
-            "load_before": report.load_before,
-            "other_benchmarks_waited_seconds": report.other_benchmarks_waited_seconds,
-        }
-        options.json_path.parent.mkdir(parents=True, exist_ok=True)
-        options.json_path.write_text(json.dumps(fanout.to_json(document), indent=2) + "\n")
-        print(f"\nJSON: {options.json_path}")
-    return 1 if failed(report) else 0
+        )
+    return 1 if run.failed else 0
 
 
 if __name__ == "__main__":
