@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from realtime.errors import FunctionError, unexpected_error
 from realtime.identity import Identity
+from realtime.ratelimit import enforce
 from realtime.state import AppState
 from realtime.text import CONTROL_CHARACTERS
 
@@ -24,6 +25,16 @@ class CallContext:
     state: AppState
     identity: Identity | None
     client_ip: str | None = None
+
+    async def limit_per_ip(self, name: str, limit: int) -> None:
+        """RESOURCE_EXHAUSTED past `limit` calls of `name` from this client IP in the
+        rate-limit window; calls whose IP is unknown share one count."""
+        await enforce(
+            self.state.limiter,
+            f"{name}:{self.client_ip or 'unknown'}",
+            limit=limit,
+            window_seconds=self.state.settings.rate_limit_window_seconds,
+        )
 
 
 Handler = Callable[[CallContext, Any], Awaitable[Any]]

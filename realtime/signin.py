@@ -22,8 +22,9 @@ from realtime.mail.render import render
 from realtime.ratelimit import enforce
 from realtime.state import AppState
 from realtime.text import clean
+from storage.models import SignInLink
 from storage.repo_signin import add_link, link_for_update, lock_links_of, retire_other_links
-from storage.repo_users import create_session, get_or_create_user
+from storage.repo_users import create_session, get_or_create_user, hash_token
 from storage.types import utcnow
 
 EMAIL_PATTERN = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$")
@@ -94,13 +95,15 @@ async def request_link(
         )
         await add_link(
             session,
-            token=token,
-            email=email,
-            locale=locale,
-            clinic_id=entry.clinic.id,
-            service_id=entry.service_id,
-            created=now,
-            expires_at=now + timedelta(seconds=settings.sign_in_link_ttl_seconds),
+            link=SignInLink(
+                token_hash=hash_token(token),
+                email=email,
+                locale=locale,
+                clinic_id=entry.clinic.id,
+                service_id=entry.service_id,
+                created=now,
+                expires_at=now + timedelta(seconds=settings.sign_in_link_ttl_seconds),
+            ),
         )
         minutes = max(1, settings.sign_in_link_ttl_seconds // 60)
         queued = await state.mailer.queue(

@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import and_, col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
 
 from storage.models import (
     Appointment,
@@ -161,18 +162,23 @@ def _live(now: datetime) -> object:
     return or_(col(SlotClaim.expires_at).is_(None), col(SlotClaim.expires_at) > now)
 
 
-async def claims_between(
-    session: AsyncSession, *, clinic_id: str, start: datetime, end: datetime, now: datetime
-) -> list[SlotClaim]:
-    rows = await session.exec(
+def _claims_blocking(start: datetime, end: datetime, now: datetime) -> SelectOfScalar[SlotClaim]:
+    """Claims that still count and block part of [start, end): one definition for what the
+    vacancies leave out and what a hold may not overlap, so the two cannot disagree."""
+    return (
         select(SlotClaim)
-        .where(SlotClaim.clinic_id == clinic_id)
         .where(col(SlotClaim.active))
         .where(_live(now))  # type: ignore[arg-type]
         .where(col(SlotClaim.start) < end)
         .where(col(SlotClaim.blocked_until) > start)
     )
-    return list(rows.all())
+
+
+async def claims_between(
+    session: AsyncSession, *, clinic_id: str, start: datetime, end: datetime, now: datetime
+) -> list[SlotClaim]:
+    query = _claims_blocking(start, end, now).where(SlotClaim.clinic_id == clinic_id)
+    return list((await session.exec(query)).all())
 
 
 async def overlapping_claim(
@@ -183,16 +189,10 @@ async def overlapping_claim(
     blocked_until: datetime,
     now: datetime,
 ) -> SlotClaim | None:
-    rows = await session.exec(
-        select(SlotClaim)
-        .where(SlotClaim.counselor_id == counselor_id)
-        .where(col(SlotClaim.active))
-        .where(_live(now))  # type: ignore[arg-type]
-        .where(col(SlotClaim.start) < blocked_until)
-        .where(col(SlotClaim.blocked_until) > start)
-        .limit(1)
+    query = _claims_blocking(start, blocked_until, now).where(
+        SlotClaim.counselor_id == counselor_id
     )
-    return rows.first()
+    return (await session.exec(query.limit(1))).first()
 
 
 async def active_claim_of(session: AsyncSession, *, appointment_id: str) -> SlotClaim | None:

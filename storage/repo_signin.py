@@ -10,29 +10,11 @@ from storage.models import SignInLink
 from storage.repo_users import hash_token
 
 
-async def add_link(
-    session: AsyncSession,
-    *,
-    token: str,
-    email: str,
-    locale: str,
-    clinic_id: str | None,
-    service_id: str | None,
-    created: datetime,
-    expires_at: datetime,
-) -> SignInLink:
-    link = SignInLink(
-        token_hash=hash_token(token),
-        email=email,
-        locale=locale,
-        clinic_id=clinic_id,
-        service_id=service_id,
-        created=created,
-        expires_at=expires_at,
-    )
+async def add_link(session: AsyncSession, *, link: SignInLink) -> None:
+    """Insert a link the caller built (its `token_hash` from `hash_token`), in the caller's
+    transaction, as `add_mail` does with a mail."""
     session.add(link)
     await session.flush()
-    return link
 
 
 async def link_for_update(session: AsyncSession, *, token: str) -> SignInLink | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from realtime.booking.vacancies import compute_slots
+from realtime.booking.vacancies import load_free_times
 from storage.db import open_database
 from storage.models import SlotClaim
 from storage.repo_catalog import get_clinic, get_service
@@ -54,9 +54,10 @@ async def computed_afresh(database_url: str, first: date, last: date) -> list[di
             service = await get_service(session, service_id="cancer-b2b")
             assert clinic is not None and service is not None
             now = utcnow()
-            slots = await compute_slots(
+            computed = await load_free_times(
                 session, clinic=clinic, service=service, first_day=first, last_day=last, now=now
             )
+            slots = computed.times.slots(now=now)
     finally:
         await db.close()
     return [{**s.to_wire(), "counselorIds": list(s.counselor_ids)} for s in slots]

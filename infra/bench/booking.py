@@ -29,24 +29,21 @@ See docs/benchmarks.md, section "Booking", for the method and the figures.
 import argparse
 import asyncio
 import contextlib
-import json
 import math
 import os
 import resource
-import shutil
 import sys
-import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from infra.bench import booking_env as env
-from infra.bench import fanout, generator, servers
+from infra.bench import fanout, runner, servers
+from infra.bench.booking_env import Options
 from infra.bench.booking_fanout import HoldFanout
 from infra.bench.booking_holds import HoldPhase, HoldsResult, run_holds
 from infra.bench.booking_vacancies import VacancyRun, run_vacancies
@@ -56,9 +53,9 @@ from infra.bench.servers import FreshDatabase, Managed
 PARTS = ("holds", "vacancies", "fanout")
 TIME_CALLS = ",".join(
     (
-        "realtime.functions.booking:_hold",
-        "realtime.functions.booking:_choice",
-        "realtime.functions.booking:publish_versioned",
+        "realtime.booking.holding:_hold",
+        "realtime.booking.holding:_choice",
+        "realtime.changes:publish_versioned",
         "realtime.booking.publish:_data",
         "realtime.booking.vacancies:month_times",
         "realtime.booking.vacancies:load_free_times",
@@ -66,9 +63,9 @@ TIME_CALLS = ",".join(
 )
 # What the names above stand for in the report.
 CALL_NAMES = {
-    "realtime.functions.booking:_hold": "hold (_hold: first look, then the transaction if free)",
-    "realtime.functions.booking:_choice": "first look of a hold (_choice, read only)",
-    "realtime.functions.booking:publish_versioned": "derived documents after a hold",
+    "realtime.booking.holding:_hold": "hold (_hold: first look, then the transaction if free)",
+    "realtime.booking.holding:_choice": "first look of a hold (_choice, read only)",
+    "realtime.changes:publish_versioned": "derived documents after a hold",
     "realtime.booking.publish:_data": "one pushed document computed (publish._data)",
     "realtime.booking.vacancies:month_times": "month of free times from the cache (hit or miss)",
     "realtime.booking.vacancies:load_free_times": "month of free times computed (cache miss)",
@@ -78,39 +75,6 @@ HOLDS_PER_SECOND = 1000.0
 HOLD_P99_MS = 50.0
 VACANCIES_P99_MS = {10: 30.0, 200: 250.0}
 FLOOR_RATIO = 1.2
-
-
-@dataclass
-class Options:
-    parts: list[str]
-    clients: int
-    slots: int
-    seconds: float
-    warmup: float
-    rates: list[float]
-    half_load: bool
-    skip_saturated: bool
-    counselors: list[int]
-    holds_per_counselor: int
-    calls: int
-    concurrency: int
-    hold_calls: int
-    watchers: list[int]
-    rounds: int
-    warmup_rounds: int
-    round_timeout: float
-    generators: int
-    pin: bool
-    json_path: Path | None
-    profile_dir: Path | None
-    time_calls: bool
-    gc_log: bool
-    admin_url: str
-    wait_others: float
-    quiet_wait: float
-    quiet_cores: float
-    max_seconds: float
-    keep_workdir: bool
 
 
 @dataclass
@@ -167,19 +131,6 @@ def wait_for_others(limit: float) -> float:
     return waited
 
 
-async def wait_quiet(limit: float, cores: float) -> float:
-    """Wait (at most `limit` s) until the rest of the machine uses under `cores` CPUs;
-    returns the last one-second reading."""
-    deadline = time.monotonic() + limit
-    while True:
-        before = (time.monotonic(), servers.system_busy_seconds(), _own_cpu())
-        await asyncio.sleep(1.0)
-        after = (time.monotonic(), servers.system_busy_seconds(), _own_cpu())
-        load = max(0.0, (after[1] - before[1]) - (after[2] - before[2])) / (after[0] - before[0])
-        if load < cores or time.monotonic() >= deadline:
-            return load
-
-
 def _own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -189,7 +140,10 @@ def _own_cpu() -> float:
 # -- the parts --------------------------------------------------------------------------
 
 
-class Runner:
+class Parts:
+    """The parts, each on a server and database of its own; `close` stops what is still
+    running when the run ends."""
+
     def __init__(self, options: Options, workdir: Path, server_cpus: set[int] | None) -> None:
         self.options = options
         self.workdir = workdir
@@ -198,9 +152,12 @@ class Runner:
         self.databases: list[FreshDatabase] = []
         self.fanout_bench: HoldFanout | None = None
 
+    @contextlib.asynccontextmanager
     async def ours(
         self, tag: str, http: httpx.AsyncClient
-    ) -> tuple[Managed, FreshDatabase, env.Harness, Path | None]:
+    ) -> AsyncIterator[tuple[Managed, FreshDatabase, env.Harness]]:
+        """Our server on a fresh database, for one part: stopped, its profile summed up and
+        its database dropped when the part ends."""
         options = self.options
         database = await FreshDatabase.create(options.admin_url, f"booking_{tag}")
         self.databases.append(database)
@@ -215,56 +172,24 @@ class Runner:
             time_calls=(time_out, TIME_CALLS) if time_out else None,
         )
         self.started.append(server)
-        await env.wait_ready(server, http)
-        return server, database, env.Harness(server, time_out, profile_out is not None), profile_out
-
-    async def done(
-        self, server: Managed, database: FreshDatabase, profile_out: Path | None
-    ) -> None:
-        server.stop()
-        self.started.remove(server)
-        if profile_out is not None:
-            fanout.write_profile_summary(profile_out)
-        await database.drop()
-        self.databases.remove(database)
+        try:
+            await env.wait_ready(server, http)
+            yield server, database, env.Harness(server, time_out, profile_out is not None)
+        finally:
+            server.stop()
+            self.started.remove(server)
+            if profile_out is not None:
+                fanout.write_profile_summary(profile_out)
+            await database.drop()
+            self.databases.remove(database)
 
     async def holds(self, http: httpx.AsyncClient) -> HoldsResult:
-        options = self.options
-        server, database, harness, profile_out = await self.ours("holds", http)
-        try:
-            return await run_holds(
-                server,
-                database,
-                http,
-                clients=options.clients,
-                slots=options.slots,
-                seconds=options.seconds,
-                warmup_seconds=options.warmup,
-                rates=options.rates,
-                half_load=options.half_load,
-                skip_saturated=options.skip_saturated,
-                harness=harness,
-            )
-        finally:
-            await self.done(server, database, profile_out)
+        async with self.ours("holds", http) as (server, database, harness):
+            return await run_holds(server, database, http, harness, self.options)
 
     async def vacancies(self, http: httpx.AsyncClient) -> list[VacancyRun]:
-        options = self.options
-        server, database, harness, profile_out = await self.ours("vacancies", http)
-        try:
-            return await run_vacancies(
-                server,
-                database,
-                http,
-                sizes=options.counselors,
-                holds_per_counselor=options.holds_per_counselor,
-                calls=options.calls,
-                concurrency=options.concurrency,
-                holds=options.hold_calls,
-                harness=harness,
-            )
-        finally:
-            await self.done(server, database, profile_out)
+        async with self.ours("vacancies", http) as (server, database, harness):
+            return await run_vacancies(server, database, http, harness, self.options)
 
     async def fanout(
         self, http: httpx.AsyncClient, pool: fanout.GeneratorPool, deadline: float
@@ -330,9 +255,16 @@ class Runner:
             with contextlib.suppress(Exception):
                 await database.drop()
 
+    def close(self) -> None:
+        """Stop the servers still running, then drop the databases left (on an event loop
+        of its own: the run's has ended)."""
+        self.stop_all()
+        with contextlib.suppress(Exception):
+            asyncio.run(self.drop_all())
+
 
 async def run_all(
-    options: Options, runner: Runner, pool: fanout.GeneratorPool | None, report: Report
+    options: Options, parts: Parts, pool: fanout.GeneratorPool | None, report: Report
 ) -> None:
     deadline = time.monotonic() + options.max_seconds
     async with httpx.AsyncClient(trust_env=False) as http:
@@ -342,15 +274,15 @@ async def run_all(
                 continue
             print(f"\n== {part}", flush=True)
             if options.quiet_wait:
-                load = await wait_quiet(options.quiet_wait, options.quiet_cores)
+                load = await runner.wait_quiet(options.quiet_wait, options.quiet_cores, _own_cpu)
                 report.load_before[part] = load
                 print(f"  other CPU load before the part: {load:.2f} cores", flush=True)
             if part == "holds":
-                report.holds = await runner.holds(http)
+                report.holds = await parts.holds(http)
             elif part == "vacancies":
-                report.vacancies = await runner.vacancies(http)
+                report.vacancies = await parts.vacancies(http)
             elif part == "fanout" and pool is not None:
-                report.fanout, skipped = await runner.fanout(http, pool, deadline)
+                report.fanout, skipped = await parts.fanout(http, pool, deadline)
                 report.skipped += skipped
 
 
@@ -471,8 +403,8 @@ def breakdown(r: RunResult) -> str:
     """The hold's answer, split into its transaction and the derived documents after it."""
     ack = _p(r.ack_ms, "p50")
     calls = r.call_ms
-    hold = calls.get("realtime.functions.booking:_hold", {}).get("p50", math.nan)
-    derived = calls.get("realtime.functions.booking:publish_versioned", {}).get("p50", math.nan)
+    hold = calls.get("realtime.booking.holding:_hold", {}).get("p50", math.nan)
+    derived = calls.get("realtime.changes:publish_versioned", {}).get("p50", math.nan)
     pushed = calls.get("realtime.booking.publish:_data", {})
     if math.isnan(ack) or math.isnan(derived):
         return ""
@@ -708,84 +640,46 @@ def parse_args(argv: Sequence[str] | None) -> Options:
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = parse_args(argv)
-    host = fanout.machine()  # before this process changes its CPU affinity
+    host = runner.machine()  # before this process changes its CPU affinity
     report = Report()
     report.other_benchmarks_waited_seconds = wait_for_others(options.wait_others)
-    generator.raise_open_file_limit()
-    workdir = Path(tempfile.mkdtemp(prefix="bench-booking-"))
-    if options.profile_dir is not None:
-        options.profile_dir.mkdir(parents=True, exist_ok=True)
-    pool: fanout.GeneratorPool | None = None
-    runner: Runner | None = None
     started = time.monotonic()
-    interrupted = False
-    with fanout.terminate_on_signals():
-        try:
-            cpus = sorted(os.sched_getaffinity(0))
-            pinned = options.pin and len(cpus) >= 2
-            client_cpus = set(cpus[1:]) if pinned else None
-            server_cpus = {cpus[0]} if pinned else None
-            if client_cpus:
-                os.sched_setaffinity(0, client_cpus)
-            host["server_cpus"] = sorted(server_cpus) if server_cpus else "any"
-            host["client_cpus"] = sorted(client_cpus) if client_cpus else "any"
-            host["postgres_cpus"] = "any (not pinned)"
-            if "fanout" in options.parts:
-                pool = fanout.GeneratorPool(options.generators, client_cpus)
-            runner = Runner(options, workdir, server_cpus)
-            print(
-                f"booking: parts {options.parts}, server CPUs {host['server_cpus']}, "
-                f"client CPUs {host['client_cpus']}",
-                flush=True,
-            )
-            with asyncio.Runner(loop_factory=generator.new_event_loop) as loop:
-                loop.run(run_all(options, runner, pool, report))
-        except KeyboardInterrupt as exc:
-            print(f"\ninterrupted ({exc or 'SIGINT'}): servers stopped", file=sys.stderr)
-            interrupted = True
-        finally:
-            if runner is not None:
-                runner.stop_all()
-                with contextlib.suppress(Exception):
-                    asyncio.run(runner.drop_all())
-            if pool is not None:
-                pool.shutdown()
-            bad = interrupted or failed(report)
-            if options.keep_workdir or bad:
-                print(f"work directory (logs): {workdir}", file=sys.stderr)
-            else:
-                shutil.rmtree(workdir, ignore_errors=True)
-    if interrupted:
-        return 130
+    with runner.supervised("bench-booking-", options, host, interrupted="servers stopped") as run:
+        host["postgres_cpus"] = "any (not pinned)"
+        pool: fanout.GeneratorPool | None = None
+        if "fanout" in options.parts:
+            pool = fanout.GeneratorPool(options.generators, run.client_cpus)
+            run.at_exit(pool.shutdown)
+        parts = Parts(options, run.workdir, run.server_cpus)
+        run.at_exit(parts.close)
+        print(
+            f"booking: parts {options.parts}, server CPUs {host['server_cpus']}, "
+            f"client CPUs {host['client_cpus']}",
+            flush=True,
+        )
+        runner.run_async(run_all(options, parts, pool, report))
+        run.failed = failed(report)
+    if run.interrupted:
+        return runner.INTERRUPTED
     print(f"\nbooking benchmark: {time.monotonic() - started:.0f} s\n")
     print(render(report))
     if options.json_path is not None:
-        document = {
-            "benchmark": "booking",
-            "when": datetime.now(UTC).isoformat(timespec="seconds"),
-            "machine": host,
-            "options": {
-                key: str(value) if isinstance(value, Path) else value
-                for key, value in asdict(options).items()
+        runner.write_json(
+            options.json_path,
+            "booking",
+            host,
+            options,
+            {
+                "verdicts": verdicts(report),
+                "holds": asdict(report.holds) if report.holds else None,
+                "vacancies": [asdict(vacancy) for vacancy in report.vacancies],
+                "fanout": fanout.json_results(report.fanout),
+                "skipped": report.skipped,
+                "load_before": report.load_before,
+                "other_benchmarks_waited_seconds": report.other_benchmarks_waited_seconds,
             },
-            "verdicts": verdicts(report),
-            "holds": asdict(report.holds) if report.holds else None,
-            "vacancies": [asdict(run) for run in report.vacancies],
-            "fanout": {
-                "results": [asdict(r) for r in report.fanout],
-                "ratios": [
-                    {"n": n, "server": kind, **entry}
-                    for (n, kind), entry in fanout.ratios(report.fanout).items()
-                ],
-            },
-            "skipped": report.skipped,
-            "load_before": report.load_before,
-            "other_benchmarks_waited_seconds": report.other_benchmarks_waited_seconds,
-        }
-        options.json_path.parent.mkdir(parents=True, exist_ok=True)
-        options.json_path.write_text(json.dumps(fanout.to_json(document), indent=2) + "\n")
-        print(f"\nJSON: {options.json_path}")
-    return 1 if failed(report) else 0
+        )
+    return 1 if run.failed else 0
 
 
 if __name__ == "__main__":

@@ -37,6 +37,42 @@ CALL_TIMEOUT_SECONDS = 30.0
 HTTP_TIMEOUT_SECONDS = 60.0
 
 
+@dataclass
+class Options:
+    """The booking benchmark's command line (infra/bench/booking.py `parse_args`); each part
+    reads its own group of it."""
+
+    parts: list[str]
+    clients: int
+    slots: int
+    seconds: float
+    warmup: float
+    rates: list[float]
+    half_load: bool
+    skip_saturated: bool
+    counselors: list[int]
+    holds_per_counselor: int
+    calls: int
+    concurrency: int
+    hold_calls: int
+    watchers: list[int]
+    rounds: int
+    warmup_rounds: int
+    round_timeout: float
+    generators: int
+    pin: bool
+    json_path: Path | None
+    profile_dir: Path | None
+    time_calls: bool
+    gc_log: bool
+    admin_url: str
+    wait_others: float
+    quiet_wait: float
+    quiet_cores: float
+    max_seconds: float
+    keep_workdir: bool
+
+
 class CallFailed(Exception):
     """A call answered with an error the benchmark did not expect."""
 

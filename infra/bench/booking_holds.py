@@ -15,7 +15,6 @@ clients were told they have.
 
 import asyncio
 import math
-import os
 import random
 import resource
 import time
@@ -38,7 +37,6 @@ SETUP_CONCURRENCY = 16
 RACE_TIMEOUT_SECONDS = 90.0
 WARMUP_RATE = 25.0
 T = TypeVar("T")
-_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -102,11 +100,9 @@ def postgres_cpu_seconds() -> float:
     included; other users of the same PostgreSQL count too)."""
     total = 0
     for _pid, stat in servers.proc_files("stat"):
-        if stat[stat.index(b"(") + 1 : stat.rindex(b")")] != b"postgres":
-            continue
-        fields = stat[stat.rindex(b")") + 2 :].split()
-        total += int(fields[11]) + int(fields[12])
-    return total / _TICKS
+        if stat[stat.index(b"(") + 1 : stat.rindex(b")")] == b"postgres":
+            total += servers.stat_cpu_ticks(stat)
+    return total / servers.TICKS
 
 
 class Meter:
@@ -264,17 +260,12 @@ async def run_holds(
     server: Managed,
     database: FreshDatabase,
     http: httpx.AsyncClient,
-    *,
-    clients: int,
-    slots: int,
-    seconds: float,
-    warmup_seconds: float,
-    rates: Sequence[float],
-    half_load: bool,
-    skip_saturated: bool,
     harness: env.Harness,
+    options: env.Options,
 ) -> HoldsResult:
-    """Set up the racers, then run the phases, each a window of the harness."""
+    """Set up the racers, then run the phases, each a window of the harness (--clients,
+    --slots, --seconds, --warmup, --rates, --half-load, --skip-saturated)."""
+    clients, slots, rates = options.clients, options.slots, options.rates
     result = HoldsResult(clients=clients, slots=slots)
     racers: list[Racer] = []
     try:
@@ -295,25 +286,25 @@ async def run_holds(
         result.setup_seconds = time.monotonic() - started
         print(f"  {len(racers)} racing clients ready in {result.setup_seconds:.1f} s", flush=True)
 
-        if warmup_seconds > 0:
-            await run_phase(racers, HoldPhase("warm-up", WARMUP_RATE), warmup_seconds, seed=1)
+        if options.warmup > 0:
+            await run_phase(racers, HoldPhase("warm-up", WARMUP_RATE), options.warmup, seed=1)
         plan = [HoldPhase("flat out", None)] + [HoldPhase(f"paced {r:,.0f}/s", r) for r in rates]
         flat_rate = math.nan
         for seed, phase in enumerate(plan, start=2):
             offered = phase.offered_per_second
-            if skip_saturated and offered is not None and offered > 2 * flat_rate:
+            if options.skip_saturated and offered is not None and offered > 2 * flat_rate:
                 result.skipped.append(
                     f"{phase.name}: not run, flat out reached only {flat_rate:,.0f}/s: offered "
                     "that much more it would only repeat the flat-out phase"
                 )
                 print(f"  {result.skipped[-1]}", flush=True)
                 continue
-            await _measured(server, racers, phase, seconds, seed, harness)
+            await _measured(server, racers, phase, options.seconds, seed, harness)
             if offered is None:
                 flat_rate = phase.per_second
             result.phases.append(phase)
             print(_phase_line(phase), flush=True)
-            if phase.offered_per_second is None and half_load:
+            if phase.offered_per_second is None and options.half_load:
                 half = round(phase.per_second / 2, -1)
                 if half >= 10 and all(half < r for r in rates):
                     plan.append(HoldPhase(f"paced {half:,.0f}/s (half of flat out)", half))

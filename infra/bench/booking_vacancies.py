@@ -258,29 +258,31 @@ async def run_vacancies(
     server: Managed,
     database: FreshDatabase,
     http: httpx.AsyncClient,
-    *,
-    sizes: Sequence[int],
-    holds_per_counselor: int,
-    calls: int,
-    concurrency: int,
-    holds: int,
     harness: env.Harness,
+    options: env.Options,
 ) -> list[VacancyRun]:
+    """Each clinic size of --counselors in turn, its holds (--holds-per-counselor) added to
+    the last one's, measured with --calls, --concurrency and --hold-calls."""
     fixture = Fixture(server, database, http)
     runs: list[VacancyRun] = []
-    for size in sorted(sizes):
+    for size in sorted(options.counselors):
         run = VacancyRun(counselors=max(size, DEMO_COUNSELORS))
         runs.append(run)
         try:
             started = time.monotonic()
-            await fixture.grow(run.counselors, holds_per_counselor)
+            await fixture.grow(run.counselors, options.holds_per_counselor)
             print(
                 f"  {run.counselors} counselors, {fixture.holds} active holds "
                 f"(set up in {time.monotonic() - started:.1f} s)",
                 flush=True,
             )
             await measure(
-                fixture, run, calls=calls, concurrency=concurrency, holds=holds, harness=harness
+                fixture,
+                run,
+                calls=options.calls,
+                concurrency=options.concurrency,
+                holds=options.hold_calls,
+                harness=harness,
             )
             print(
                 f"  {run.counselors} counselors: {run.slots} slots, {run.reply_bytes:,} bytes; "

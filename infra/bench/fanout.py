@@ -30,16 +30,13 @@ import contextlib
 import json
 import math
 import os
-import platform
 import pstats
 import resource
-import shutil
 import signal
 import sys
-import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from io import StringIO
@@ -50,7 +47,7 @@ from typing import Any
 
 import httpx
 
-from infra.bench import generator, servers
+from infra.bench import generator, runner, servers
 from infra.bench.lean import BenchClientError, LeanClient, Sink, connect
 from infra.bench.servers import HOST, Managed
 
@@ -286,6 +283,10 @@ def groups_of(kinds: Sequence[str]) -> list[list[str]]:
 
 
 class Bench:
+    # Time allowed per subscriber to connect and subscribe (all of them in one go, at
+    # least 120 s).
+    connect_seconds_each = 0.05
+
     def __init__(
         self, options: Options, pool: GeneratorPool, workdir: Path, server_cpus: set[int] | None
     ) -> None:
@@ -493,7 +494,8 @@ class Bench:
             for count, first in zip(counts, firsts, strict=True)
         ]
         started = time.monotonic()
-        replies = await self.pool.ask_each(messages, within=max(120.0, n * 0.05))
+        within = max(120.0, n * self.connect_seconds_each)
+        replies = await self.pool.ask_each(messages, within=within)
         result.connect_seconds = time.monotonic() - started
         for reply in replies:
             result.connected += int(reply[1])
@@ -626,26 +628,16 @@ class Bench:
 
     def meter(self, sessions: Sequence[Session]) -> tuple[float, float, float]:
         """(now, machine busy CPU seconds, CPU seconds of the benchmark's processes)."""
+        return time.monotonic(), servers.system_busy_seconds(), self.own_cpu(sessions)
+
+    def own_cpu(self, sessions: Sequence[Session] = ()) -> float:
+        """CPU seconds of the benchmark's processes: the servers of `sessions`, the
+        generators, the extra ones (Redis) and this one."""
         own = sum(servers.cpu_seconds(session.server.pid) for session in sessions)
         for pid in [*(p.pid for p in self.pool.processes), *self.extra_pids]:
             own += servers.cpu_seconds(pid)
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        own += usage.ru_utime + usage.ru_stime
-        return time.monotonic(), servers.system_busy_seconds(), own
-
-    async def wait_quiet(self, limit: float, cores: float) -> float:
-        """Wait (at most `limit` s) until what else runs here uses under `cores` CPUs;
-        returns the last one-second reading."""
-        deadline = time.monotonic() + limit
-        while True:
-            before = self.meter([])
-            await asyncio.sleep(1.0)
-            after = self.meter([])
-            load = max(0.0, (after[1] - before[1]) - (after[2] - before[2])) / (
-                after[0] - before[0]
-            )
-            if load < cores or time.monotonic() >= deadline:
-                return load
+        return own + usage.ru_utime + usage.ru_stime
 
     async def wait_done(self, channel: int, version: int, within: float) -> bool:
         """True when every generator reported all its subscribers got `version`."""
@@ -743,6 +735,16 @@ def ratios(results: Sequence[RunResult]) -> dict[tuple[int, str], dict[str, Any]
     return table
 
 
+def json_results(results: Sequence[RunResult]) -> dict[str, Any]:
+    """The `results` and their `ratios` to the floor, as the JSON documents hold them."""
+    return {
+        "results": [asdict(r) for r in results],
+        "ratios": [
+            {"n": n, "server": kind, **entry} for (n, kind), entry in ratios(results).items()
+        ],
+    }
+
+
 def _ms(value: float) -> str:
     if math.isnan(value):
         return "-"
@@ -838,40 +840,6 @@ def render(results: Sequence[RunResult]) -> str:
     if errors:
         lines += ["", "Problems:", *errors]
     return "\n".join(lines)
-
-
-def machine() -> dict[str, Any]:
-    model = ""
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    versions: dict[str, str] = {}
-    from importlib.metadata import PackageNotFoundError, version
-
-    for package in ("python-socketio", "python-engineio", "uvicorn", "websockets", "uvloop"):
-        with contextlib.suppress(PackageNotFoundError):
-            versions[package] = version(package)
-    return {
-        "cpus": os.cpu_count(),
-        "usable_cpus": len(os.sched_getaffinity(0)),
-        "cpu_model": model,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "packages": versions,
-    }
-
-
-def to_json(value: Any) -> Any:
-    """NaN -> None, recursively (JSON has no NaN)."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, dict):
-        return {key: to_json(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [to_json(item) for item in value]
-    return value
 
 
 # -- main -----------------------------------------------------------------------------
@@ -1021,7 +989,9 @@ async def run_all(options: Options, bench: Bench) -> list[RunResult]:
                         ]
                         continue
                     if options.quiet_wait:
-                        load = await bench.wait_quiet(options.quiet_wait, options.quiet_cores)
+                        load = await runner.wait_quiet(
+                            options.quiet_wait, options.quiet_cores, bench.own_cpu
+                        )
                         print(f"- other CPU load before the run: {load:.2f} cores", flush=True)
                     group_results = await bench.run_group(group, n, http)
                     results += group_results
@@ -1037,100 +1007,48 @@ async def run_all(options: Options, bench: Bench) -> list[RunResult]:
     return results
 
 
-@contextlib.contextmanager
-def terminate_on_signals() -> Iterator[None]:
-    """SIGTERM/SIGHUP end the run through the normal clean-up path."""
-
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt(f"signal {signum}")
-
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     options = parse_args(argv)
-    host = machine()  # before this process changes its CPU affinity
-    generator.raise_open_file_limit()
-    workdir = Path(tempfile.mkdtemp(prefix="bench-fanout-"))
-    if options.profile_dir is not None:
-        options.profile_dir.mkdir(parents=True, exist_ok=True)
-    redis: Managed | None = None
-    pool: GeneratorPool | None = None
-    bench: Bench | None = None
+    host = runner.machine()  # before this process changes its CPU affinity
     results: list[RunResult] = []
-    failed = True
-    interrupted = False
-    with terminate_on_signals():
-        try:
-            cpus = sorted(os.sched_getaffinity(0))
-            pinned = options.pin and len(cpus) >= 2
-            client_cpus = set(cpus[1:]) if pinned else None
-            server_cpus = {cpus[0]} if pinned else None
-            if client_cpus:
-                os.sched_setaffinity(0, client_cpus)  # the writer shares the client CPUs
-            pool = GeneratorPool(options.generators, client_cpus)
-            if any(kind.endswith("+redis") for kind in options.kinds) and not options.redis_url:
-                redis, options.redis_url = servers.start_redis(workdir, server_cpus)
-            host["server_cpus"] = sorted(server_cpus) if server_cpus else "any"
-            host["client_cpus"] = sorted(client_cpus) if client_cpus else "any"
-            bench = Bench(options, pool, workdir, server_cpus)
-            if redis is not None:
-                bench.extra_pids.append(redis.pid)
-            print(
-                f"fan-out: sizes {options.sizes}, servers {options.kinds}, {options.rounds} "
-                f"rounds (+{options.warmup} warm-up), {options.generators} generator(s), "
-                f"server CPUs {sorted(bench.server_cpus) if bench.server_cpus else 'any'}, "
-                f"clients CPUs {sorted(client_cpus) if client_cpus else 'any'}, ours on "
-                f"{'PostgreSQL' if options.postgres_url else 'SQLite'}",
-                flush=True,
-            )
-            with asyncio.Runner(loop_factory=generator.new_event_loop) as runner:
-                results = runner.run(run_all(options, bench))
-            failed = any(r.error or r.misses or r.connected < r.n for r in results)
-        except KeyboardInterrupt as exc:
-            print(
-                f"\ninterrupted ({exc or 'SIGINT'}): servers stopped, no results", file=sys.stderr
-            )
-            interrupted = True
-        finally:
-            if bench is not None:
-                bench.stop_all()
-            if pool is not None:
-                pool.shutdown()
-            if redis is not None:
-                redis.stop()
-            if options.keep_workdir or failed:
-                print(f"work directory (logs): {workdir}", file=sys.stderr)
-            else:
-                shutil.rmtree(workdir, ignore_errors=True)
-    if interrupted:
-        return 130
+    with runner.supervised(
+        "bench-fanout-", options, host, interrupted="servers stopped, no results"
+    ) as run:
+        client_cpus = run.client_cpus  # the writer's too
+        pool = GeneratorPool(options.generators, client_cpus)
+        run.at_exit(pool.shutdown)
+        redis: Managed | None = None
+        if any(kind.endswith("+redis") for kind in options.kinds) and not options.redis_url:
+            redis, options.redis_url = servers.start_redis(run.workdir, run.server_cpus)
+            run.at_exit(redis.stop)
+        bench = Bench(options, pool, run.workdir, run.server_cpus)
+        run.at_exit(bench.stop_all)
+        if redis is not None:
+            bench.extra_pids.append(redis.pid)
+        print(
+            f"fan-out: sizes {options.sizes}, servers {options.kinds}, {options.rounds} "
+            f"rounds (+{options.warmup} warm-up), {options.generators} generator(s), "
+            f"server CPUs {sorted(bench.server_cpus) if bench.server_cpus else 'any'}, "
+            f"clients CPUs {sorted(client_cpus) if client_cpus else 'any'}, ours on "
+            f"{'PostgreSQL' if options.postgres_url else 'SQLite'}",
+            flush=True,
+        )
+        results = runner.run_async(run_all(options, bench))
+        run.failed = any(r.error or r.misses or r.connected < r.n for r in results)
+    if run.interrupted:
+        return runner.INTERRUPTED
     print()
     print(render(results))
     if options.json_path is not None:
-        document = {
-            "benchmark": "fanout",
-            "when": datetime.now(UTC).isoformat(timespec="seconds"),
-            "machine": host,
-            "options": {
-                key: str(value) if isinstance(value, Path) else value
-                for key, value in asdict(options).items()
-                if key != "redis_url"
-            },
-            "results": [asdict(r) for r in results],
-            "ratios": [
-                {"n": n, "server": kind, **entry} for (n, kind), entry in ratios(results).items()
-            ],
-        }
-        options.json_path.parent.mkdir(parents=True, exist_ok=True)
-        options.json_path.write_text(json.dumps(to_json(document), indent=2) + "\n")
-        print(f"\nJSON: {options.json_path}")
-    return 1 if failed else 0
+        runner.write_json(
+            options.json_path,
+            "fanout",
+            host,
+            options,
+            json_results(results),
+            leave_out={"redis_url"},
+        )
+    return 1 if run.failed else 0
 
 
 if __name__ == "__main__":

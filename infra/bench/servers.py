@@ -26,7 +26,7 @@ READY_TIMEOUT_SECONDS = 60.0
 STOP_TIMEOUT_SECONDS = 10.0
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 _PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
-_TICKS = os.sysconf("SC_CLK_TCK")
+TICKS = os.sysconf("SC_CLK_TCK")  # clock ticks per second of /proc CPU times
 
 
 @dataclass
@@ -119,31 +119,35 @@ def process_tree(pid: int) -> list[int]:
     return tree
 
 
+def tree_files(pid: int, name: str) -> Iterator[bytes]:
+    """/proc/<member>/<name> of `pid` and of each descendant still there when read."""
+    for member in process_tree(pid):
+        try:
+            yield Path(f"/proc/{member}/{name}").read_bytes()
+        except OSError:
+            continue
+
+
+def stat_cpu_ticks(stat: bytes) -> int:
+    """User plus system CPU of one /proc/<pid>/stat, in clock ticks (fields counted after
+    the command, whose parentheses may hold spaces)."""
+    fields = stat[stat.rindex(b")") + 2 :].split()
+    return int(fields[11]) + int(fields[12])
+
+
 def rss_kib(pid: int) -> int:
     """VmRSS of `pid` plus its descendants, in KiB."""
     total = 0
-    for member in process_tree(pid):
-        try:
-            status = Path(f"/proc/{member}/status").read_text()
-        except OSError:
-            continue
+    for status in tree_files(pid, "status"):
         for line in status.splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(b"VmRSS:"):
                 total += int(line.split()[1])
     return total
 
 
 def cpu_seconds(pid: int) -> float:
     """User plus system CPU time of `pid` and its descendants."""
-    ticks = 0
-    for member in process_tree(pid):
-        try:
-            stat = Path(f"/proc/{member}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        ticks += int(fields[11]) + int(fields[12])
-    return ticks / _TICKS
+    return sum(stat_cpu_ticks(stat) for stat in tree_files(pid, "stat")) / TICKS
 
 
 def system_busy_seconds() -> float:
@@ -151,7 +155,7 @@ def system_busy_seconds() -> float:
     fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
     # guest time is already included in user time
-    return (sum(fields[:8]) - idle) / _TICKS
+    return (sum(fields[:8]) - idle) / TICKS
 
 
 def stop_process(popen: "subprocess.Popen[bytes]") -> None:

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from itertools import chain
-from typing import Any
+from typing import Any, TypedDict, Unpack
 from zoneinfo import ZoneInfo
 
 STEP_MINUTES = 30
@@ -133,6 +133,16 @@ def _days(first: date, last: date) -> Iterable[date]:
     while day <= last:
         yield day
         day += timedelta(days=1)
+
+
+class Reader(TypedDict, total=False):
+    """Which days, and whose view of them, a reading of a FreeTimes is for (the keyword
+    arguments of `FreeTimes.select`, passed on unchanged by `slots`, `nearest` and `wire`)."""
+
+    first_day: date | None
+    last_day: date | None
+    window: tuple[date, date] | None
+    ignore_appointment_id: str | None
 
 
 @dataclass(frozen=True)
@@ -402,23 +412,9 @@ class FreeTimes:
                     freed.append(start)
         return freed
 
-    def slots(
-        self,
-        *,
-        now: datetime,
-        first_day: date | None = None,
-        last_day: date | None = None,
-        window: tuple[date, date] | None = None,
-        ignore_appointment_id: str | None = None,
-    ) -> list[Slot]:
+    def slots(self, *, now: datetime, **reader: Unpack[Reader]) -> list[Slot]:
         """Slots with at least one free counselor, in time order (arguments: `select`)."""
-        chosen = self.select(
-            now=now,
-            first_day=first_day,
-            last_day=last_day,
-            window=window,
-            ignore_appointment_id=ignore_appointment_id,
-        )
+        chosen = self.select(now=now, **reader)
         found = [
             Slot(start, start + self.session, chosen.patched.get(index, self.counselors[index]))
             for index, start in enumerate(self.starts[chosen.lo : chosen.hi], start=chosen.lo)
@@ -429,33 +425,13 @@ class FreeTimes:
         return found
 
     def nearest(
-        self,
-        start: datetime,
-        count: int,
-        *,
-        now: datetime,
-        first_day: date | None = None,
-        last_day: date | None = None,
-        window: tuple[date, date] | None = None,
-        ignore_appointment_id: str | None = None,
+        self, start: datetime, count: int, *, now: datetime, **reader: Unpack[Reader]
     ) -> list[Slot]:
         """The `count` slots nearest to `start` (the earlier first on a tie), nearest first:
         found by bisection, without building the other slots (a refused hold's alternatives)."""
-        chosen = self.select(
-            now=now,
-            first_day=first_day,
-            last_day=last_day,
-            window=window,
-            ignore_appointment_id=ignore_appointment_id,
-        )
+        chosen = self.select(now=now, **reader)
         if chosen.patched or chosen.added:  # the reader's own hold changes the list: rare
-            found = self.slots(
-                now=now,
-                first_day=first_day,
-                last_day=last_day,
-                window=window,
-                ignore_appointment_id=ignore_appointment_id,
-            )
+            found = self.slots(now=now, **reader)
             return sorted(found, key=lambda slot: abs(slot.start - start))[:count]
         right = bisect_left(self.starts, start, chosen.lo, chosen.hi)
         left = right - 1
@@ -473,15 +449,7 @@ class FreeTimes:
             Slot(self.starts[i], self.starts[i] + self.session, self.counselors[i]) for i in picked
         ]
 
-    def wire(
-        self,
-        *,
-        now: datetime,
-        first_day: date | None = None,
-        last_day: date | None = None,
-        window: tuple[date, date] | None = None,
-        ignore_appointment_id: str | None = None,
-    ) -> list[dict[str, Any]]:
+    def wire(self, *, now: datetime, **reader: Unpack[Reader]) -> list[dict[str, Any]]:
         """As `slots`, in the wire form; the common case is a slice of dicts built once
         (shared by every reader: never change them)."""
         if self._wire is None:
@@ -489,13 +457,7 @@ class FreeTimes:
                 wire_slot(start, start + self.session, ids)
                 for start, ids in zip(self.starts, self.counselors, strict=True)
             ]
-        chosen = self.select(
-            now=now,
-            first_day=first_day,
-            last_day=last_day,
-            window=window,
-            ignore_appointment_id=ignore_appointment_id,
-        )
+        chosen = self.select(now=now, **reader)
         found = self._wire[chosen.lo : chosen.hi]
         if not chosen.patched and not chosen.added:
             return found

@@ -9,13 +9,14 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, Unpack
 from zoneinfo import ZoneInfo
 
 from realtime.booking.schedule import (
     Busy,
     DatedChange,
     FreeTimes,
+    Reader,
     ServiceRules,
     Slot,
     WeeklyHours,
@@ -115,90 +116,29 @@ async def load_free_times(
     return Computed(times, min(expiries, default=None))
 
 
-async def compute_slots(
-    session: AsyncSession,
-    *,
-    clinic: Clinic,
-    service: Service,
-    first_day: date,
-    last_day: date,
-    now: datetime,
-    window: tuple[date, date] | None = None,
-    ignore_appointment_id: str | None = None,
-) -> list[Slot]:
-    """Uncached: four queries, whatever the number of counselors. `ignore_appointment_id`:
-    its own claim does not make a slot busy (moving one's hold to an overlapping time)."""
-    computed = await load_free_times(
-        session, clinic=clinic, service=service, first_day=first_day, last_day=last_day, now=now
-    )
-    return computed.times.slots(now=now, window=window, ignore_appointment_id=ignore_appointment_id)
-
-
 @dataclass(frozen=True)
 class Calendar:
-    """The free times of the consecutive months covering a range of days, as cached."""
+    """The free times of the consecutive months covering a range of days, as cached; read
+    as each month is (`Reader`: without `first_day` and `last_day`, all their days)."""
 
     months: tuple[FreeTimes, ...]
 
-    def slots(
-        self,
-        *,
-        now: datetime,
-        first_day: date,
-        last_day: date,
-        window: tuple[date, date] | None = None,
-        ignore_appointment_id: str | None = None,
-    ) -> list[Slot]:
-        return [
-            slot
-            for times in self.months
-            for slot in times.slots(
-                now=now,
-                first_day=first_day,
-                last_day=last_day,
-                window=window,
-                ignore_appointment_id=ignore_appointment_id,
-            )
-        ]
+    def slots(self, *, now: datetime, **reader: Unpack[Reader]) -> list[Slot]:
+        return [slot for times in self.months for slot in times.slots(now=now, **reader)]
 
     def nearest(
-        self,
-        start: datetime,
-        count: int,
-        *,
-        now: datetime,
-        first_day: date,
-        last_day: date,
-        window: tuple[date, date] | None = None,
-        ignore_appointment_id: str | None = None,
+        self, start: datetime, count: int, *, now: datetime, **reader: Unpack[Reader]
     ) -> list[Slot]:
         """The `count` slots nearest to `start`, nearest first (the earlier on a tie)."""
         candidates = [
-            slot
-            for times in self.months
-            for slot in times.nearest(
-                start,
-                count,
-                now=now,
-                first_day=first_day,
-                last_day=last_day,
-                window=window,
-                ignore_appointment_id=ignore_appointment_id,
-            )
+            slot for times in self.months for slot in times.nearest(start, count, now=now, **reader)
         ]
         return sorted(candidates, key=lambda slot: (abs(slot.start - start), slot.start))[:count]
 
-    def wire(
-        self,
-        *,
-        now: datetime,
-        first_day: date,
-        last_day: date,
-        window: tuple[date, date] | None = None,
-    ) -> list[dict[str, Any]]:
+    def wire(self, *, now: datetime, **reader: Unpack[Reader]) -> list[dict[str, Any]]:
         found: list[dict[str, Any]] = []
         for times in self.months:
-            found += times.wire(now=now, first_day=first_day, last_day=last_day, window=window)
+            found += times.wire(now=now, **reader)
         return found
 
 

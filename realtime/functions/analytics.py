@@ -10,7 +10,6 @@ from pydantic import Field, RootModel
 
 from realtime.dispatch import CallContext, callable_function
 from realtime.functions.inputs import Input
-from realtime.ratelimit import enforce
 from realtime.text import MultiLine
 from storage.models import AnalyticsEvent
 from storage.repo_records import add_analytics_event
@@ -47,12 +46,7 @@ class AnalyticsLog(RootModel[Annotated[LoginEvent | ExceptionEvent, Field(discri
 async def analytics_log(context: CallContext, request: AnalyticsLog) -> dict[str, Any]:
     event = request.root
     state = context.state
-    await enforce(
-        state.limiter,
-        f"analytics:{context.client_ip or 'unknown'}",
-        limit=EVENTS_PER_IP,
-        window_seconds=state.settings.rate_limit_window_seconds,
-    )
+    await context.limit_per_ip("analytics", EVENTS_PER_IP)
     async with state.db.write() as session:
         add_analytics_event(
             session,

@@ -117,20 +117,14 @@ async def _limit_holds(context: CallContext, who: Identity) -> None:
     """Holds per user and per client IP in the rate-limit window (RESOURCE_EXHAUSTED): every
     call counts, refused or not, as every call costs the database work."""
     state, settings = context.state, context.state.settings
-    window = settings.rate_limit_window_seconds
     await asyncio.gather(
         enforce(
             state.limiter,
             f"hold-user:{who.uid}",
             limit=settings.holds_per_user,
-            window_seconds=window,
+            window_seconds=settings.rate_limit_window_seconds,
         ),
-        enforce(
-            state.limiter,
-            f"hold-ip:{context.client_ip or 'unknown'}",
-            limit=settings.holds_per_ip,
-            window_seconds=window,
-        ),
+        context.limit_per_ip("hold-ip", settings.holds_per_ip),
     )
 
 

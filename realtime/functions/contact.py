@@ -10,7 +10,6 @@ from realtime.dispatch import CallContext, callable_function
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
 from realtime.mail.render import render
-from realtime.ratelimit import enforce
 from realtime.signin import EMAIL_PATTERN
 from realtime.text import MultiLine, OneLine
 from storage.models import ContactMessage
@@ -49,12 +48,7 @@ async def contact_send(context: CallContext, request: ContactSend) -> dict[str, 
     """Anyone may write (signed in or not); limited per client IP."""
     state = context.state
     _check(request)
-    await enforce(
-        state.limiter,
-        f"contact:{context.client_ip or 'unknown'}",
-        limit=state.settings.contact_messages_per_ip,
-        window_seconds=state.settings.rate_limit_window_seconds,
-    )
+    await context.limit_per_ip("contact", state.settings.contact_messages_per_ip)
     async with changing(state) as change, state.db.write() as session:
         clinic_id = request.clinicId or state.settings.default_clinic_id
         clinic = await get_clinic(session, clinic_id=clinic_id) if clinic_id else None

@@ -10,7 +10,6 @@ from realtime.contract import LOCALES
 from realtime.dispatch import CallContext, callable_function
 from realtime.functions.inputs import Id, Input
 from realtime.mail.render import render
-from realtime.ratelimit import enforce
 from realtime.signin import normalize_email, request_link
 from realtime.text import AnyJson, MultiLine, OneLine
 
@@ -65,12 +64,7 @@ async def send_admin_report(context: CallContext, report: AdminReport) -> dict[s
     """An error report from the client to the clinic's administrator (rate-limited per IP)."""
     state = context.state
     settings = state.settings
-    await enforce(
-        state.limiter,
-        f"admin-report:{context.client_ip or 'unknown'}",
-        limit=settings.admin_reports_per_ip,
-        window_seconds=settings.rate_limit_window_seconds,
-    )
+    await context.limit_per_ip("admin-report", settings.admin_reports_per_ip)
     mail = render(
         "admin_report",
         "en",
