@@ -3,7 +3,8 @@
 A claim of a counselor changes the free slots of every service of the clinic for the month
 it falls in (and the neighbouring month when the claim is within one session and buffer of
 the month's edge: slots on either side of midnight overlap it), and the clinic's bookings
-feed.
+feed. These are step 4 of the one write path (realtime/changes.py `publish`), which calls
+them with the `Claims` a write recorded; `version_in` runs inside a hold's own transaction.
 
 How, for speed (docs/benchmarks.md, "Booking"), keeping the order of docs/protocol.md,
 "Live documents":
