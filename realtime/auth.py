@@ -11,7 +11,7 @@ from typing import Any
 
 from realtime.identity import Identity, SecondFactor
 from realtime.state import AppState
-from storage.repo_users import SessionOwner, session_owner
+from storage.repo_users import SessionOwner, session_owner, session_owner_by_id
 from storage.types import utcnow
 
 SESSION_COOKIE = "gc_session"
@@ -52,6 +52,21 @@ async def resolve(state: AppState, token: str | None) -> Identity | None:
     active_since = utcnow() - timedelta(seconds=state.settings.inactivity_seconds)
     async with state.db.read() as session:
         owner = await session_owner(session, token=token, active_since=active_since)
+    return _identity(owner)
+
+
+async def resolve_again(state: AppState, who: Identity) -> Identity | None:
+    """The identity of a session read again (a socket's, whose session may have passed its
+    second factor since the handshake); None once the session is over."""
+    active_since = utcnow() - timedelta(seconds=state.settings.inactivity_seconds)
+    async with state.db.read() as session:
+        owner = await session_owner_by_id(
+            session, session_id=who.session_id, active_since=active_since
+        )
+    return _identity(owner)
+
+
+def _identity(owner: SessionOwner | None) -> Identity | None:
     if owner is None:
         return None
     staff = owner.staff_role is not None

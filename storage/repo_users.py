@@ -84,6 +84,21 @@ async def session_owner(
 ) -> SessionOwner | None:
     """Who holds a live session token (not revoked, active since `active_since`),
     in one query."""
+    return await _owner(
+        session, col(AuthSession.token_hash) == hash_token(token), active_since=active_since
+    )
+
+
+async def session_owner_by_id(
+    session: AsyncSession, *, session_id: int, active_since: datetime
+) -> SessionOwner | None:
+    """Who holds a live session, by its id (a socket's session, read again)."""
+    return await _owner(session, col(AuthSession.id) == session_id, active_since=active_since)
+
+
+async def _owner(
+    session: AsyncSession, which: Any, *, active_since: datetime
+) -> SessionOwner | None:
     columns: list[Any] = [
         AuthSession.id,
         User.id,
@@ -99,7 +114,7 @@ async def session_owner(
             sa_select(*columns)
             .join(User, col(User.id) == AuthSession.user_id)
             .outerjoin(StaffMember, col(StaffMember.email) == User.email)
-            .where(col(AuthSession.token_hash) == hash_token(token))
+            .where(which)
             .where(col(AuthSession.revoked_at).is_(None))
             .where(col(AuthSession.last_activity) > active_since)
         )
