@@ -62,7 +62,12 @@ def create_app(settings: Settings | None = None) -> Any:
         await upgrade_async(settings.database_url)
         if settings.load_demo_data:
             async with state.db.write() as session:
-                if await load_demo_data(session, today=datetime.now(UTC).date()):
+                if await load_demo_data(
+                    session,
+                    today=datetime.now(UTC).date(),
+                    # The demo staff's published TOTP secret: never in production.
+                    enrol_demo_staff=settings.app_env in ("development", "test"),
+                ):
                     log.info("loaded demo data into an empty database")
                 await store_demo_documents(session, settings.files_dir)
         local_stripe = None

@@ -9,9 +9,9 @@ from datetime import timedelta
 from http.cookies import SimpleCookie
 from typing import Any
 
-from realtime.identity import Identity
+from realtime.identity import Identity, SecondFactor
 from realtime.state import AppState
-from storage.repo_users import session_owner
+from storage.repo_users import SessionOwner, session_owner, session_owner_by_id
 from storage.types import utcnow
 
 SESSION_COOKIE = "gc_session"
@@ -52,12 +52,37 @@ async def resolve(state: AppState, token: str | None) -> Identity | None:
     active_since = utcnow() - timedelta(seconds=state.settings.inactivity_seconds)
     async with state.db.read() as session:
         owner = await session_owner(session, token=token, active_since=active_since)
+    return _identity(owner)
+
+
+async def resolve_again(state: AppState, who: Identity) -> Identity | None:
+    """The identity of a session read again (a socket's, whose session may have passed its
+    second factor since the handshake); None once the session is over."""
+    active_since = utcnow() - timedelta(seconds=state.settings.inactivity_seconds)
+    async with state.db.read() as session:
+        owner = await session_owner_by_id(
+            session, session_id=who.session_id, active_since=active_since
+        )
+    return _identity(owner)
+
+
+def _identity(owner: SessionOwner | None) -> Identity | None:
     if owner is None:
         return None
+    staff = owner.staff_role is not None
     return Identity(
         uid=owner.uid,
         email=owner.email,
         session_id=owner.session_id,
         role=owner.staff_role or "client",
         clinic_id=owner.clinic_id,
+        counselor_id=owner.counselor_id,
+        second_factor=_second_factor(owner) if staff else None,
     )
+
+
+def _second_factor(owner: SessionOwner) -> SecondFactor:
+    """Where a staff session stands: passed, waiting for a code, or not enrolled yet."""
+    if owner.second_factor_passed:
+        return "ok"
+    return "required" if owner.totp_confirmed else "enrol"

@@ -188,10 +188,12 @@ def set_nested(document: dict[str, Any], path: list[str], value: Any) -> dict[st
 class Appointments(Rows):
     model = Appointment
     param = "id"
-    meta_columns = ("user_id", "clinic_id")
+    meta_columns = ("user_id", "clinic_id", "counselor_id")
 
     def meta(self, row: Row) -> DocMeta:
-        return DocMeta(owner_uid=row["user_id"], clinic_id=row["clinic_id"])
+        return DocMeta(
+            owner_uid=row["user_id"], clinic_id=row["clinic_id"], counselor_id=row["counselor_id"]
+        )
 
     def data(self, row: Row) -> dict[str, Any]:
         return appointment_data(row)

@@ -38,6 +38,9 @@ class CallContext:
 
 
 Handler = Callable[[CallContext, Any], Awaitable[Any]]
+# Who may call a function at all, checked before its input is validated (staff calls:
+# docs/protocol.md, "Staff sign-in and roles"); raises the refusal.
+Guard = Callable[[Identity | None], object]
 
 
 @dataclass(frozen=True)
@@ -45,20 +48,22 @@ class Function:
     name: str
     handler: Handler
     input: type[BaseModel] | None
+    guard: Guard | None = None
 
 
 REGISTRY: dict[str, Function] = {}
 
 
 def callable_function(
-    name: str, input: type[BaseModel] | None = None
+    name: str, input: type[BaseModel] | None = None, *, guard: Guard | None = None
 ) -> Callable[[Handler], Handler]:
-    """Register `handler` under the wire name `name`."""
+    """Register `handler` under the wire name `name`; `guard` (e.g. realtime/rules.py
+    `require_staff`) decides who may call it before the input is validated."""
 
     def register(handler: Handler) -> Handler:
         if name in REGISTRY:
             raise RuntimeError(f"function {name} registered twice")
-        REGISTRY[name] = Function(name, handler, input)
+        REGISTRY[name] = Function(name, handler, input, guard)
         return handler
 
     return register
@@ -89,6 +94,8 @@ async def dispatch(context: CallContext, name: str, data: Any) -> Any:
     function = REGISTRY.get(name)
     if function is None:
         raise FunctionError("NOT_FOUND", f"No function named {name!r}.")
+    if function.guard is not None:
+        function.guard(context.identity)
     argument: Any = data
     if function.input is not None:
         try:

@@ -21,6 +21,7 @@ from realtime.files import file_on_disk, full_path, metadata
 from realtime.identity import Identity
 from realtime.jobs import JOBS
 from realtime.payments.webhook import stripe_webhook
+from realtime.second_factor import add_staff, verify
 from realtime.signin import SignedIn, confirm, normalize_email
 from realtime.state import AppState
 from storage.db import ping
@@ -152,6 +153,24 @@ async def auth_confirm(request: Request) -> Response:
     return signed_in_response(state, signed_in)
 
 
+async def auth_totp(request: Request) -> Response:
+    """A staff session's second factor: `{"code"}` (a TOTP code or a recovery code)."""
+    state = state_of(request)
+    try:
+        # Like /auth/confirm: it changes what the session may do, so a foreign page must not
+        # submit it for the browser, whichever way the session is carried.
+        refuse_cross_site(
+            request.method, request.headers, state.settings.allowed_origins, untyped_body=True
+        )
+        who = await identity_of(request)
+        body = await read_object(request)
+        await verify(state, who, body.get("code"), client_ip(request))
+    except FunctionError as exc:
+        return error_response(exc)
+    assert who is not None
+    return JSONResponse({"data": {"uid": who.uid, "secondFactor": "ok"}})
+
+
 async def sign_out(request: Request) -> Response:
     """Revoke the caller's session (bearer token and cookie alike) and close its sockets."""
     state = state_of(request)
@@ -189,17 +208,43 @@ async def healthz(request: Request) -> Response:
 
 
 async def dev_token(request: Request) -> Response:
-    """Development and tests only: a bearer token for an e-mail address, no mail involved."""
+    """Development and tests only: a bearer token for an e-mail address, no mail involved.
+    It stands in for the whole sign-in, so a staff session has passed its second factor
+    unless `secondFactor: false` asks for one that has not."""
     try:
         data = await read_data(request)
         email = normalize_email(data.get("email") if isinstance(data, dict) else None)
+        passed = data.get("secondFactor", True)
+        if not isinstance(passed, bool):
+            raise invalid_field("secondFactor", "secondFactor must be true or false.")
     except FunctionError as exc:
         return error_response(exc)
     state = state_of(request)
-    async with state.db.write() as session:
+    async with changing(state), state.db.write() as session:
         user = await get_or_create_user(session, email=email)
-        token = await create_session(session, user_id=user.id)
+        token = await create_session(
+            session, user_id=user.id, second_factor_at=utcnow() if passed else None
+        )
     return signed_in_response(state, SignedIn(uid=user.id, email=user.email, token=token))
+
+
+async def dev_staff(request: Request) -> Response:
+    """Development and tests only: make an address a staff member of a clinic (not enrolled
+    in the second factor): `{"email", "clinicId", "role", "counselorId"?}`."""
+    try:
+        data = await read_data(request)
+        if not isinstance(data, dict):
+            raise invalid_field("data", "The body must be a JSON object with data.")
+        member = await add_staff(
+            state_of(request),
+            email=normalize_email(data.get("email")),
+            clinic_id=data.get("clinicId"),
+            role=data.get("role"),
+            counselor_id=data.get("counselorId"),
+        )
+    except FunctionError as exc:
+        return error_response(exc)
+    return JSONResponse({"data": member})
 
 
 async def dev_outbox(request: Request) -> Response:
@@ -317,6 +362,7 @@ def routes(state: AppState) -> list[BaseRoute]:
         Route("/functions/{name:path}", call_function, methods=["POST"]),
         Route("/auth/session", auth_session, methods=["GET"]),
         Route("/auth/confirm", auth_confirm, methods=["POST"]),
+        Route("/auth/totp", auth_totp, methods=["POST"]),
         Route("/auth/sign-out", sign_out, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/stripe/webhook", stripe_webhook, methods=["POST"]),
@@ -326,6 +372,7 @@ def routes(state: AppState) -> list[BaseRoute]:
     if state.settings.dev_endpoints:
         api += [
             Route("/dev/token", dev_token, methods=["POST"]),
+            Route("/dev/staff", dev_staff, methods=["POST"]),
             Route("/dev/outbox", dev_outbox, methods=["GET"]),
             Route("/dev/jobs/{name}", dev_run_job, methods=["POST"]),
         ]

@@ -22,7 +22,9 @@ def address_room(address: str) -> str:
 
 @dataclass(frozen=True)
 class Peer:
-    """Set once by the real handshake and kept in the socket's session; no event changes it."""
+    """Set once by the real handshake and kept in the socket's session; no event changes it.
+    (One exception, made by the server: a staff socket takes up its session's second factor
+    once that has passed, realtime/sockets.py `current_peer`.)"""
 
     who: Identity
     address: str | None

@@ -3,12 +3,18 @@
 Every subscribe and update goes through `authorize`; callable functions check the same
 predicates through `require_*`. A document that does not exist answers exactly like one
 the caller may not see, so ids cannot be probed.
+
+Staff (docs/protocol.md, "Staff sign-in and roles"): `require_staff` is the one guard of
+every staff path and callable. A client is refused PERMISSION_DENIED; a staff session that
+has not passed its second factor UNAUTHENTICATED with `details.secondFactor: "required"`
+(before anything about the clinic or the document is looked at); then the clinic, and for
+`admin=True` the role. `may_act_on` adds that a counselor acts on their own appointments only.
 """
 
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from realtime.errors import FunctionError, no_access
 from realtime.identity import Identity
@@ -20,6 +26,55 @@ class DocMeta:
 
     owner_uid: str | None
     clinic_id: str | None
+    counselor_id: str | None = None
+
+
+SECOND_FACTOR_MESSAGE = "Enter the code from your authenticator app to continue."
+
+
+def second_factor_required() -> FunctionError:
+    """401 of a staff session before its second factor (docs/protocol.md, "Staff sign-in
+    and roles")."""
+    return FunctionError("UNAUTHENTICATED", SECOND_FACTOR_MESSAGE, {"secondFactor": "required"})
+
+
+def require_staff(
+    who: Identity | None, clinic_id: str | None = None, *, admin: bool = False
+) -> Identity:
+    """The caller as staff who passed the second factor, of `clinic_id` when given (and a
+    clinic_admin when `admin`); else the refusal, in this order: not signed in 401, not staff
+    403, second factor missing 401 `secondFactor: "required"`, another clinic or role 403."""
+    who = require_identity(who)
+    if not who.is_staff:
+        raise no_access()
+    if not who.second_factor_passed:
+        raise second_factor_required()
+    if clinic_id is not None and who.clinic_id != clinic_id:
+        raise no_access()
+    if admin and not who.is_admin:
+        raise no_access()
+    return who
+
+
+class ClinicRecord(Protocol):
+    """What `may_act_on` reads of an appointment (a row, or a document's metadata)."""
+
+    @property
+    def clinic_id(self) -> str | None: ...
+
+    @property
+    def counselor_id(self) -> str | None: ...
+
+
+def may_act_on(who: Identity, appointment: ClinicRecord) -> bool:
+    """Whether staff may act on (and read) an appointment: staff of its clinic who passed
+    the second factor; a counselor only on their own appointments (its counselor is theirs).
+    Call `require_staff` first for the 401/403 of the caller itself."""
+    if not (who.second_factor_passed and who.is_staff_of(appointment.clinic_id)):
+        return False
+    return who.is_admin or (
+        who.counselor_id is not None and appointment.counselor_id == who.counselor_id
+    )
 
 
 Rule = Callable[[Identity, dict[str, str], DocMeta | None], bool]
@@ -34,15 +89,23 @@ def owner(who: Identity, _params: dict[str, str], doc: DocMeta | None) -> bool:
 
 
 def owner_or_clinic_staff(who: Identity, params: dict[str, str], doc: DocMeta | None) -> bool:
-    return owner(who, params, doc) or (doc is not None and who.is_staff_of(doc.clinic_id))
+    if owner(who, params, doc):
+        return True
+    if not who.is_staff:
+        return False
+    require_staff(who)  # 401 before the second factor, whichever the document
+    return doc is not None and may_act_on(who, doc)
 
 
 def signed_in(_who: Identity, _params: dict[str, str], _doc: DocMeta | None) -> bool:
     return True
 
 
-def staff_of_clinic(who: Identity, params: dict[str, str], _doc: DocMeta | None) -> bool:
-    return who.is_staff_of(params["clinicId"])
+def clinic_admin(who: Identity, params: dict[str, str], _doc: DocMeta | None) -> bool:
+    """The clinic's whole view (bookings feed, presence): its clinic_admin. A counselor's view
+    filtered to their own appointments is not built yet, so they are refused."""
+    require_staff(who, params["clinicId"], admin=True)
+    return True
 
 
 def nobody(_who: Identity, _params: dict[str, str], _doc: DocMeta | None) -> bool:
@@ -66,8 +129,8 @@ RULES: tuple[PathRule, ...] = (
     PathRule("users/{uid}", read=own_user, write=own_user),
     PathRule("appointments/{id}", read=owner_or_clinic_staff, write=owner),
     PathRule("vacancies/{clinicId}/{serviceId}/{month}", read=signed_in, write=nobody),
-    PathRule("clinics/{clinicId}/bookings", read=staff_of_clinic, write=nobody),
-    PathRule("clinics/{clinicId}/presence", read=staff_of_clinic, write=nobody),
+    PathRule("clinics/{clinicId}/bookings", read=clinic_admin, write=nobody),
+    PathRule("clinics/{clinicId}/presence", read=clinic_admin, write=nobody),
 )
 
 

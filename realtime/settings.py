@@ -96,6 +96,9 @@ class Settings(BaseSettings):
     sign_in_link_ttl_seconds: int = 600
     sign_in_links_per_address: int = 5
     sign_in_links_per_ip: int = 30
+    # Staff second factor (POST /auth/totp): attempts per account and per client IP.
+    totp_attempts_per_account: int = 10
+    totp_attempts_per_ip: int = 60
     rate_limit_window_seconds: int = 900
     admin_reports_per_ip: int = 10
     # Open sockets per node: per signed-in session (tabs) and per client address.

@@ -8,12 +8,13 @@ realtime/socket_gate.py first (budget, names, shape).
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import socketio
 
 from realtime import documents, events
-from realtime.auth import resolve, socket_token
+from realtime.auth import resolve, resolve_again, socket_token
 from realtime.budget import EventBudget
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
@@ -70,16 +71,29 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
             return None
         return peer if isinstance(peer, Peer) else None
 
+    async def current_peer(sid: str) -> Peer | None:
+        """The socket's Peer; a staff socket opened before its session passed the second
+        factor reads its session again on each event until it has (docs/protocol.md, "Staff
+        sign-in and roles": the same session is then fully authorised, open sockets too)."""
+        peer = await peer_of(sid)
+        if peer is None or not peer.who.is_staff or peer.who.second_factor_passed:
+            return peer
+        who = await resolve_again(state, peer.who)
+        if who is not None and who.second_factor_passed:
+            peer = replace(peer, who=who)
+            await sio.save_session(sid, {PEER: peer})
+        return peer
+
     def on(name: str, model: type[E]) -> Callable[[Handler[E]], Handler[E]]:
         """Register an acked event: its payload validated by `model`, errors mapped to the
         wire format."""
 
         def register(handler: Handler[E]) -> Handler[E]:
             async def adapter(sid: str, data: object = None) -> dict[str, Any]:
-                peer = await peer_of(sid)
-                if peer is None:
-                    return FunctionError("UNAUTHENTICATED", "Sign in to continue.").to_wire()
                 try:
+                    peer = await current_peer(sid)
+                    if peer is None:
+                        return FunctionError("UNAUTHENTICATED", "Sign in to continue.").to_wire()
                     return await handler(peer, events.parse(model, data), sid)
                 except FunctionError as exc:
                     return exc.to_wire()

@@ -2,8 +2,10 @@
 
 Scripts and outside tests rely on these ids: clinic `demo-clinic` (Asia/Tokyo), services
 `prenatal-b2c` (priced), `prenatal-b2b`, `pgt-post` and `cancer-b2b` (no payment), three
-counselors whose weekly hours cover every weekday, and the staff account
-`staff@demo-clinic.example`.
+counselors whose weekly hours cover every weekday, and the staff accounts
+`staff@demo-clinic.example` (clinic_admin) and `sato@demo-clinic.example` (counselor of
+`c-sato`). In development and test only, both are enrolled in the second factor with the
+published secret DEMO_TOTP_SECRET; production never gets it (`enrol_demo_staff=False`).
 """
 
 from datetime import date, time, timedelta
@@ -21,9 +23,14 @@ from storage.models import (
     Service,
     StaffMember,
 )
+from storage.types import utcnow
 
 DEMO_CLINIC_ID = "demo-clinic"
 DEMO_STAFF_EMAIL = "staff@demo-clinic.example"
+DEMO_COUNSELOR_EMAIL = "sato@demo-clinic.example"
+DEMO_COUNSELOR_ID = "c-sato"
+# Printed in the docs and known to everyone: development and test databases only.
+DEMO_TOTP_SECRET = "JBSWY3DPEHPK3PXP"
 CONSENT_VERSION = "2026-11"
 DEMO_LOCK_KEY = 72_417_002
 
@@ -92,8 +99,13 @@ def _days_off(today: date) -> list[tuple[str, date]]:
     ]
 
 
-async def load_demo_data(session: AsyncSession, *, today: date) -> bool:
+async def load_demo_data(
+    session: AsyncSession, *, today: date, enrol_demo_staff: bool = False
+) -> bool:
     """Fill an empty database; returns False (and does nothing) if a clinic exists.
+
+    `enrol_demo_staff` (development and test only) enrols the demo staff accounts in the
+    second factor with DEMO_TOTP_SECRET; otherwise they enrol like any new staff member.
 
     Several processes may start at once on one PostgreSQL database: an advisory lock
     makes the check-then-insert atomic there (SQLite writers are serialised already).
@@ -126,5 +138,20 @@ async def load_demo_data(session: AsyncSession, *, today: date) -> bool:
             )
     for cid, day in _days_off(today):
         session.add(CounselorException(counselor_id=cid, day=day, kind="off"))
-    session.add(StaffMember(email=DEMO_STAFF_EMAIL, clinic_id=DEMO_CLINIC_ID))
+    enrolled = utcnow() if enrol_demo_staff else None
+    secret = DEMO_TOTP_SECRET if enrol_demo_staff else None
+    for email, role, counselor_id in (
+        (DEMO_STAFF_EMAIL, "clinic_admin", None),
+        (DEMO_COUNSELOR_EMAIL, "counselor", DEMO_COUNSELOR_ID),
+    ):
+        session.add(
+            StaffMember(
+                email=email,
+                clinic_id=DEMO_CLINIC_ID,
+                role=role,
+                counselor_id=counselor_id,
+                totp_secret=secret,
+                totp_confirmed_at=enrolled,
+            )
+        )
     return True

@@ -97,12 +97,32 @@ class CounselorException(SQLModel, table=True):
 
 
 class StaffMember(SQLModel, table=True):
+    """A staff account of one clinic: `counselor` (tied to one counselor) or `clinic_admin`,
+    with its second factor (docs/protocol.md, "Staff sign-in and roles")."""
+
     __tablename__ = "staff_members"
 
     id: int | None = Field(default=None, primary_key=True)
     email: str = Field(max_length=320, unique=True)
     clinic_id: str = Field(foreign_key="clinics.id", max_length=64)
-    role: str = Field(default="clinic_staff", max_length=32)
+    role: str = Field(default="clinic_admin", max_length=32)  # counselor | clinic_admin
+    counselor_id: str | None = Field(default=None, foreign_key="counselors.id", max_length=64)
+    # TOTP (RFC 6238): the base32 secret; confirmed once a first code was accepted. The
+    # last accepted time step refuses a code used again, on every node.
+    totp_secret: str | None = Field(default=None, max_length=64)
+    totp_confirmed_at: datetime | None = _ts(nullable=True)
+    totp_last_step: int | None = None
+
+
+class StaffRecoveryCode(SQLModel, table=True):
+    """A one-time recovery code of a staff member's second factor; only its hash is kept."""
+
+    __tablename__ = "staff_recovery_codes"
+
+    id: int | None = Field(default=None, primary_key=True)
+    staff_id: int = Field(foreign_key="staff_members.id", index=True)
+    code_hash: str = Field(max_length=64)
+    used_at: datetime | None = _ts(nullable=True)
 
 
 class User(SQLModel, table=True):
@@ -133,6 +153,8 @@ class AuthSession(SQLModel, table=True):
     created: datetime = _ts()
     last_activity: datetime = _ts()
     revoked_at: datetime | None = _ts(nullable=True)
+    # A staff session is limited until its second factor passed (POST /auth/totp).
+    second_factor_at: datetime | None = _ts(nullable=True)
 
 
 class Appointment(SQLModel, table=True):

@@ -36,6 +36,9 @@ class SessionOwner:
     email: str
     staff_role: str | None
     clinic_id: str | None
+    counselor_id: str | None = None
+    totp_confirmed: bool = False
+    second_factor_passed: bool = False
 
 
 async def get_or_create_user(
@@ -57,12 +60,20 @@ async def get_or_create_user(
     return user
 
 
-async def create_session(session: AsyncSession, *, user_id: str) -> str:
+async def create_session(
+    session: AsyncSession, *, user_id: str, second_factor_at: datetime | None = None
+) -> str:
     """Start a session and return its bearer token (only its hash is stored)."""
     token = secrets.token_urlsafe(TOKEN_BYTES)
     now = utcnow()
     session.add(
-        AuthSession(token_hash=hash_token(token), user_id=user_id, created=now, last_activity=now)
+        AuthSession(
+            token_hash=hash_token(token),
+            user_id=user_id,
+            created=now,
+            last_activity=now,
+            second_factor_at=second_factor_at,
+        )
     )
     await session.flush()
     return token
@@ -73,29 +84,54 @@ async def session_owner(
 ) -> SessionOwner | None:
     """Who holds a live session token (not revoked, active since `active_since`),
     in one query."""
+    return await _owner(
+        session, col(AuthSession.token_hash) == hash_token(token), active_since=active_since
+    )
+
+
+async def session_owner_by_id(
+    session: AsyncSession, *, session_id: int, active_since: datetime
+) -> SessionOwner | None:
+    """Who holds a live session, by its id (a socket's session, read again)."""
+    return await _owner(session, col(AuthSession.id) == session_id, active_since=active_since)
+
+
+async def _owner(
+    session: AsyncSession, which: Any, *, active_since: datetime
+) -> SessionOwner | None:
     columns: list[Any] = [
         AuthSession.id,
         User.id,
         User.email,
         StaffMember.role,
         StaffMember.clinic_id,
+        StaffMember.counselor_id,
+        StaffMember.totp_confirmed_at,
+        AuthSession.second_factor_at,
     ]
     row = (
         await session.execute(
             sa_select(*columns)
             .join(User, col(User.id) == AuthSession.user_id)
             .outerjoin(StaffMember, col(StaffMember.email) == User.email)
-            .where(col(AuthSession.token_hash) == hash_token(token))
+            .where(which)
             .where(col(AuthSession.revoked_at).is_(None))
             .where(col(AuthSession.last_activity) > active_since)
         )
     ).first()
     if row is None:
         return None
-    session_id, uid, email, staff_role, clinic_id = row
+    session_id, uid, email, staff_role, clinic_id, counselor_id, confirmed, passed = row
     assert session_id is not None
     return SessionOwner(
-        session_id=session_id, uid=uid, email=email, staff_role=staff_role, clinic_id=clinic_id
+        session_id=session_id,
+        uid=uid,
+        email=email,
+        staff_role=staff_role,
+        clinic_id=clinic_id,
+        counselor_id=counselor_id,
+        totp_confirmed=confirmed is not None,
+        second_factor_passed=passed is not None,
     )
 
 

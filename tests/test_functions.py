@@ -115,6 +115,7 @@ CONTRACT_FUNCTIONS = (
     "appointment-consent",
     "appointment-cancel",
     "contact-send",
+    "auth-totpEnroll",
 )
 
 

@@ -17,6 +17,7 @@ from tests.support.databases import (
     redis_namespace,
 )
 from tests.support.server import ServerProcess
+from tests.test_staff_signin import ADMIN, DEMO_SECRET, code, dev_session, post_totp
 
 
 @pytest_asyncio.fixture(scope="module")
@@ -149,3 +150,18 @@ async def test_each_node_answers_free_slots_changed_through_the_other(
         assert cancelled == {"data": {"status": "cancelled"}}
         assert counselor in counselors_at(await free_slots(reader.sock), slot["start"])
         assert "data" in await reader.hold(slot["start"], counselor)
+
+
+async def test_one_totp_code_passes_once_across_nodes(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    """The last accepted time step is the database's: one code raced on two nodes passes one
+    session only (docs/protocol.md, "Staff sign-in and roles")."""
+    a, b = two_nodes
+    on_a = await dev_session(a.url, ADMIN, second_factor=False)
+    on_b = await dev_session(b.url, ADMIN, second_factor=False)
+    value = code(DEMO_SECRET)
+    replies = await asyncio.gather(
+        post_totp(a.url, on_a.token, value), post_totp(b.url, on_b.token, value)
+    )
+    assert sorted(r.status_code for r in replies) == [200, 401], [r.text for r in replies]

@@ -75,6 +75,8 @@ async def test_production_has_no_dev_endpoints(tmp_path: Path) -> None:
                 404,
                 405,
             )
+            staff = {"email": "a@b.c", "clinicId": "demo-clinic", "role": "clinic_admin"}
+            assert (await http.post("/dev/staff", json={"data": staff})).status_code in (404, 405)
             assert (await http.get("/healthz")).status_code == 200
     finally:
         server.stop()

@@ -181,7 +181,13 @@ async def test_staff_sign_in_by_link_carries_role_and_clinic(base_url: str) -> N
         who = (
             await http.get("/auth/session", headers={"Authorization": f"Bearer {staff.token}"})
         ).json()["data"]
-    assert (who["role"], who["clinicId"]) == ("clinic_staff", "demo-clinic")
+    # Signed in by link, the staff session still waits for its second factor.
+    assert (who["role"], who["clinicId"], who["counselorId"], who["secondFactor"]) == (
+        "clinic_admin",
+        "demo-clinic",
+        None,
+        "required",
+    )
 
 
 async def test_sign_out_revokes_cookie_and_closes_live_sockets(base_url: str) -> None:

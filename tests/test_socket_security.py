@@ -82,7 +82,7 @@ async def test_http_callers_authenticate_with_the_bearer_token(
 async def test_staff_identity_carries_role_and_clinic(base_url: str, staff: Account) -> None:
     async with httpx.AsyncClient(base_url=base_url) as http:
         reply = await http.get("/auth/session", headers={"Authorization": f"Bearer {staff.token}"})
-    assert reply.json()["data"]["role"] == "clinic_staff"
+    assert reply.json()["data"]["role"] == "clinic_admin"
     assert reply.json()["data"]["clinicId"] == "demo-clinic"
 
 

@@ -2,6 +2,7 @@
 
 from realtime.errors import no_access
 from realtime.identity import Identity
+from realtime.rules import may_act_on, require_staff
 from storage.db import AsyncSession
 from storage.models import Appointment, Clinic, Service
 from storage.repo_appointments import get_appointment
@@ -19,9 +20,12 @@ async def own_appointment(session: AsyncSession, who: Identity, appointment_id: 
 async def clinic_appointment(
     session: AsyncSession, who: Identity, appointment_id: str, *, for_update: bool
 ) -> Appointment:
-    """An appointment of a clinic the caller is staff of (PERMISSION_DENIED for any other)."""
+    """An appointment staff may act on (realtime/rules.py `require_staff`, `may_act_on`):
+    a client PERMISSION_DENIED, staff before the second factor UNAUTHENTICATED, an appointment
+    of another clinic, another counselor's or none PERMISSION_DENIED."""
+    require_staff(who)
     row = await get_appointment(session, appointment_id=appointment_id, for_update=for_update)
-    if row is None or not who.is_staff_of(row.clinic_id):
+    if row is None or not may_act_on(who, row):
         raise no_access()
     return row
 

@@ -21,7 +21,7 @@ from realtime.errors import FunctionError, invalid_field
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
 from realtime.ratelimit import enforce
-from realtime.rules import require_identity
+from realtime.rules import require_identity, require_staff
 from realtime.text import MultiLine
 from storage.repo_appointments import open_appointment
 from storage.types import iso, utcnow
@@ -184,7 +184,7 @@ class CounselorMail(Input):
     appointmentId: Id
 
 
-@callable_function("sendEmail-counselor", CounselorMail)
+@callable_function("sendEmail-counselor", CounselorMail, guard=require_staff)
 async def send_counselor_mail(context: CallContext, request: CounselorMail) -> dict[str, Any]:
     """Staff: send the counselor's notification of a confirmed appointment again."""
     await resend_counselor_mail(

@@ -63,6 +63,7 @@ class ServerProcess:
             "ADMIN_REPORTS_PER_IP": "100000",
             "CONTACT_MESSAGES_PER_IP": "100000",
             "HOLDS_PER_IP": "100000",
+            "TOTP_ATTEMPTS_PER_IP": "100000",
             "SOCKETS_PER_ADDRESS": "100000",
             "FILES_DIR": str(self.log_path.parent / f"files-{self.port}"),
             **self.env,

@@ -1,0 +1,18 @@
+"""auth-totpEnroll: a staff member sets up the second factor (docs/protocol.md, "Staff
+sign-in and roles"); passing it is POST /auth/totp (realtime/http.py)."""
+
+from typing import Any
+
+from realtime.dispatch import CallContext, callable_function
+from realtime.functions.inputs import Input
+from realtime.second_factor import enrol, require_staff_caller
+
+
+class TotpEnroll(Input):
+    pass
+
+
+@callable_function("auth-totpEnroll", TotpEnroll, guard=require_staff_caller)
+async def auth_totp_enroll(context: CallContext, _request: TotpEnroll) -> dict[str, Any]:
+    enrolment = await enrol(context.state, context.identity, context.client_ip)
+    return {"otpauthUri": enrolment.otpauth_uri, "recoveryCodes": enrolment.recovery_codes}
