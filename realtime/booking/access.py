@@ -1,11 +1,21 @@
 """The appointment a call may act on, locked for its transaction, and its catalog rows."""
 
+import re
+
 from realtime.errors import no_access
 from realtime.identity import Identity
+from realtime.staff_access import may_act_on, require_staff
 from storage.db import AsyncSession
 from storage.models import Appointment, Clinic, Service
 from storage.repo_appointments import get_appointment
 from storage.repo_catalog import get_clinic, get_service
+
+RAW_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # the Id of realtime/functions/inputs.py
+
+
+def raw_id(value: object) -> str | None:
+    """A staff call's raw id, when it has the form of an id (None: it names nothing)."""
+    return value if isinstance(value, str) and RAW_ID.fullmatch(value) else None
 
 
 async def own_appointment(session: AsyncSession, who: Identity, appointment_id: str) -> Appointment:
@@ -17,11 +27,16 @@ async def own_appointment(session: AsyncSession, who: Identity, appointment_id: 
 
 
 async def clinic_appointment(
-    session: AsyncSession, who: Identity, appointment_id: str, *, for_update: bool
+    session: AsyncSession, who: Identity | None, appointment_id: object, *, for_update: bool
 ) -> Appointment:
-    """An appointment of a clinic the caller is staff of (PERMISSION_DENIED for any other)."""
-    row = await get_appointment(session, appointment_id=appointment_id, for_update=for_update)
-    if row is None or not who.is_staff_of(row.clinic_id):
+    """An appointment staff `who` may act on (realtime/staff_access.py; PERMISSION_DENIED for
+    any other, UNAUTHENTICATED when signed out). `appointment_id` may be the raw, unvalidated
+    value of a staff call: anything that is not an appointment's id is refused alike."""
+    known, row = raw_id(appointment_id), None
+    if known is not None:
+        row = await get_appointment(session, appointment_id=known, for_update=for_update)
+    require_staff(who, row.clinic_id if row is not None else None)
+    if row is None or not may_act_on(who, row):
         raise no_access()
     return row
 
