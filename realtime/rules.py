@@ -64,7 +64,8 @@ SEGMENT = r"[A-Za-z0-9_-]{1,64}"
 
 RULES: tuple[PathRule, ...] = (
     PathRule("users/{uid}", read=own_user, write=own_user),
-    PathRule("appointments/{id}", read=owner_or_clinic_staff, write=owner),
+    # Staff read appointments through staff-appointment-read (audited), never by following.
+    PathRule("appointments/{id}", read=owner, write=owner),
     PathRule("vacancies/{clinicId}/{serviceId}/{month}", read=signed_in, write=nobody),
     PathRule("clinics/{clinicId}/bookings", read=staff_of_clinic, write=nobody),
     PathRule("clinics/{clinicId}/presence", read=staff_of_clinic, write=nobody),

@@ -8,6 +8,16 @@ from realtime.functions import (
     contact,
     payments,
     send_email,
+    staff,
 )
 
-__all__ = ["analytics", "appointment", "booking", "catalog", "contact", "payments", "send_email"]
+__all__ = [
+    "analytics",
+    "appointment",
+    "booking",
+    "catalog",
+    "contact",
+    "payments",
+    "send_email",
+    "staff",
+]
