@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 import pytest_asyncio
+from fhir.resources.R4B.questionnaireresponse import QuestionnaireResponse
 from sqlalchemy import text
 from sqlmodel import col, delete
 
@@ -327,3 +328,57 @@ async def test_staff_cancel_refunds_a_paid_booking_and_mails_in_english(
     entries = await entries_of(server.url, staff.token, someone.appointment_id)
     assert entries[0]["action"] == "appointment.cancel"
     assert entries[0]["detail"] == {"from": "confirmed", "refund": True}
+
+
+def answers_of(resource: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """linkId -> answers, over every level of items."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    pending = list(resource.get("item", []))
+    while pending:
+        item = pending.pop()
+        if "answer" in item:
+            found[item["linkId"]] = item["answer"]
+        pending += item.get("item", [])
+    return found
+
+
+async def test_fhir_export_of_an_intake_for_staff_only_and_audited(
+    base_url: str, staff: Account, other_staff: Account
+) -> None:
+    async with person(base_url, complete=True) as someone:
+        url = f"/fhir/QuestionnaireResponse/{someone.appointment_id}"
+        async with httpx.AsyncClient(base_url=base_url) as http:
+            for token, code in (
+                (None, 401),
+                (someone.token, 403),
+                (other_staff.token, 403),
+            ):
+                headers = {"Authorization": f"Bearer {token}"} if token else {}
+                refused = await http.get(url, headers=headers)
+                assert refused.status_code == code
+                assert refused.headers["content-type"].startswith("application/fhir+json")
+                assert refused.json()["resourceType"] == "OperationOutcome"
+            missing = await http.get(
+                "/fhir/QuestionnaireResponse/nope",
+                headers={"Authorization": f"Bearer {staff.token}"},
+            )
+            assert missing.status_code == 403
+            reply = await http.get(url, headers={"Authorization": f"Bearer {staff.token}"})
+        assert reply.status_code == 200
+        assert reply.headers["content-type"].startswith("application/fhir+json")
+        resource = reply.json()
+        QuestionnaireResponse.model_validate(resource)  # valid FHIR (R4B: R4's resource)
+        assert resource["resourceType"] == "QuestionnaireResponse"
+        assert resource["identifier"] == {
+            "system": "urn:genecounsel:appointment",
+            "value": someone.appointment_id,
+        }
+        assert resource["questionnaire"].startswith("Questionnaire/cancer")
+        assert resource["status"] == "in-progress"  # a draft
+        answers = answers_of(resource)
+        assert answers["intake.contactInfo.lastName"] == [{"valueString": "ヤマダ"}]
+        assert answers["intake.profile.femaleDob"] == [{"valueDate": "1990-04-01"}]
+        codes = [a["valueCoding"]["code"] for a in answers["intake.requests.expectations"]]
+        assert codes == ["1", "2"]
+        entries = await entries_of(base_url, staff.token, someone.appointment_id)
+        assert [e["action"] for e in entries] == ["intake.export"]

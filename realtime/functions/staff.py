@@ -1,4 +1,5 @@
-"""staff-appointment-read and staff-audit-read (docs/protocol.md, "Staff reading and acting").
+"""staff-appointment-read, staff-audit-read and the FHIR export of an intake (docs/protocol.md,
+"Staff reading and acting").
 
 Staff calls authorize before they validate (realtime/staff_access.py): they are registered
 without an input model, take the raw clinic or appointment id, authorize it, and only then
@@ -12,14 +13,17 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from realtime import audit
-from realtime.booking.access import clinic_appointment
+from realtime.booking.access import catalog_of, clinic_appointment
 from realtime.changes import changing
 from realtime.collections import document_data
 from realtime.days import OUT_OF_RANGE, in_range
 from realtime.dispatch import CallContext, callable_function, invalid_request
 from realtime.errors import invalid_field
 from realtime.functions.inputs import Id, Input
+from realtime.identity import Identity
+from realtime.intake.fhir import questionnaire_response
 from realtime.staff_access import require_staff
+from realtime.state import AppState
 from storage.repo_audit import list_entries
 from storage.repo_catalog import get_clinic
 from storage.repo_users import get_user
@@ -164,3 +168,36 @@ async def staff_audit_read(context: CallContext, data: Any) -> dict[str, Any]:
         "entries": [audit.entry_wire(entry) for entry in entries[:AUDIT_PAGE]],
         "more": len(entries) > AUDIT_PAGE,
     }
+
+
+# GET /fhir/QuestionnaireResponse/{appointmentId} -----------------------------------------
+
+
+async def export_intake(
+    state: AppState,
+    who: Identity | None,
+    appointment_id: object,
+    *,
+    locale: str,
+    address: str | None,
+) -> dict[str, Any]:
+    """The appointment's answers as a FHIR QuestionnaireResponse (realtime/intake/fhir.py),
+    for staff of its clinic; the export and its audit entry (`intake.export`) commit
+    together, and a resource that does not validate is never returned nor audited."""
+    async with changing(state), state.db.write() as session:
+        row = await clinic_appointment(session, who, appointment_id, for_update=False)
+        assert who is not None
+        _clinic, service = await catalog_of(session, row)
+        resource = questionnaire_response(
+            document_data(row), category=service.category, locale=locale
+        )
+        await audit.record(
+            session,
+            who,
+            clinic_id=row.clinic_id,
+            appointment_id=row.id,
+            action=audit.INTAKE_EXPORT,
+            detail={"format": "fhir-r4", "resource": "QuestionnaireResponse"},
+            address=address,
+        )
+    return resource
