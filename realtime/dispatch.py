@@ -7,7 +7,7 @@ model of its input. Transports only parse, call `dispatch`, and format the answe
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -45,20 +45,25 @@ class Function:
     name: str
     handler: Handler
     input: type[BaseModel] | None
+    # The handler gets the raw data and validates it against `input` itself, after it has
+    # authorized the caller (staff calls: realtime/staff_access.py).
+    authorize_first: bool = False
 
 
 REGISTRY: dict[str, Function] = {}
 
 
 def callable_function(
-    name: str, input: type[BaseModel] | None = None
+    name: str, input: type[BaseModel] | None = None, *, authorize_first: bool = False
 ) -> Callable[[Handler], Handler]:
-    """Register `handler` under the wire name `name`."""
+    """Register `handler` under the wire name `name`. With `authorize_first` the handler is
+    given the raw data, and validates it with `validated(input, data)` once it has
+    authorized the caller."""
 
     def register(handler: Handler) -> Handler:
         if name in REGISTRY:
             raise RuntimeError(f"function {name} registered twice")
-        REGISTRY[name] = Function(name, handler, input)
+        REGISTRY[name] = Function(name, handler, input, authorize_first)
         return handler
 
     return register
@@ -84,13 +89,24 @@ def invalid_request(error: ValidationError) -> FunctionError:
     )
 
 
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def validated(model: type[Model], data: Any) -> Model:
+    """An input validated by its handler (after authorizing), refused as dispatch refuses."""
+    try:
+        return model.model_validate(data if data is not None else {})
+    except ValidationError as exc:
+        raise invalid_request(exc) from None
+
+
 async def dispatch(context: CallContext, name: str, data: Any) -> Any:
     """Run a function; any failure leaves as a FunctionError fit for the wire."""
     function = REGISTRY.get(name)
     if function is None:
         raise FunctionError("NOT_FOUND", f"No function named {name!r}.")
     argument: Any = data
-    if function.input is not None:
+    if function.input is not None and not function.authorize_first:
         try:
             argument = function.input.model_validate(data if data is not None else {})
         except ValidationError as exc:

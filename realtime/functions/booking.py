@@ -16,10 +16,9 @@ from realtime.booking.status import STAFF_OUTCOMES
 from realtime.booking.submit import set_outcome, submit
 from realtime.booking.vacancies import calendar, vacancies_answer
 from realtime.days import OUT_OF_RANGE, in_range
-from realtime.dispatch import CallContext, callable_function
+from realtime.dispatch import CallContext, callable_function, validated
 from realtime.errors import FunctionError, invalid_field
 from realtime.functions.inputs import Id, Input
-from realtime.functions.staff import validated
 from realtime.identity import Identity
 from realtime.ratelimit import enforce
 from realtime.rules import require_identity
@@ -173,7 +172,7 @@ class AppointmentCancel(Input):
     byClinic: bool = False  # staff: cancelled by the clinic
 
 
-@callable_function("appointment-cancel")
+@callable_function("appointment-cancel", AppointmentCancel, authorize_first=True)
 async def appointment_cancel(context: CallContext, data: Any) -> dict[str, Any]:
     """The person: cancel, free the slot for everyone, sign them out everywhere, mail them.
     Staff (`byClinic`): authorized on the raw appointment id before the input is validated;

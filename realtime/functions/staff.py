@@ -1,23 +1,23 @@
 """staff-appointment-read, staff-audit-read and the FHIR export of an intake (docs/protocol.md,
 "Staff reading and acting").
 
-Staff calls authorize before they validate (realtime/staff_access.py): they are registered
-without an input model, take the raw clinic or appointment id, authorize it, and only then
+Staff calls authorize before they validate (realtime/staff_access.py): registered with
+`authorize_first`, they take the raw clinic or appointment id, authorize it, and only then
 validate the whole input against their model.
 """
 
 from datetime import date, datetime, time, timedelta
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 from zoneinfo import ZoneInfo
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import ConfigDict, Field, StringConstraints
 
 from realtime import audit
 from realtime.booking.access import catalog_of, clinic_appointment
 from realtime.changes import changing
 from realtime.collections import document_data
 from realtime.days import OUT_OF_RANGE, in_range
-from realtime.dispatch import CallContext, callable_function, invalid_request
+from realtime.dispatch import CallContext, callable_function, validated
 from realtime.errors import invalid_field
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
@@ -29,20 +29,11 @@ from storage.repo_catalog import get_clinic
 from storage.repo_users import get_user
 
 AUDIT_PAGE = 500  # entries per staff-audit-read, newest first
-Model = TypeVar("Model", bound=BaseModel)
 
 
 def raw(data: Any, field: str) -> object:
     """A field of a call's input before validation (None when absent or not an object)."""
     return data.get(field) if isinstance(data, dict) else None
-
-
-def validated(model: type[Model], data: Any) -> Model:
-    """The input validated after authorization, refused like dispatch refuses it."""
-    try:
-        return model.model_validate(data if data is not None else {})
-    except ValidationError as exc:
-        raise invalid_request(exc) from None
 
 
 def _text(value: object) -> str | None:
@@ -71,7 +62,7 @@ class AppointmentRead(Input):
     appointmentId: Id
 
 
-@callable_function("staff-appointment-read")
+@callable_function("staff-appointment-read", AppointmentRead, authorize_first=True)
 async def staff_appointment_read(context: CallContext, data: Any) -> dict[str, Any]:
     """The appointment document (with its intake) and the person's contact details, for
     staff of its clinic; the read and its audit entry commit together."""
@@ -131,7 +122,7 @@ def _start_of(day: date, zone: ZoneInfo) -> datetime:
     return datetime.combine(day, time(), tzinfo=zone)
 
 
-@callable_function("staff-audit-read")
+@callable_function("staff-audit-read", AuditRead, authorize_first=True)
 async def staff_audit_read(context: CallContext, data: Any) -> dict[str, Any]:
     """A clinic's audit entries, newest first, at most AUDIT_PAGE; `from` and `to` are days
     in the clinic's zone, both included. Clinic administrators only; the read is audited."""
