@@ -7,7 +7,7 @@ model of its input. Transports only parse, call `dispatch`, and format the answe
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -49,21 +49,31 @@ class Function:
     handler: Handler
     input: type[BaseModel] | None
     guard: Guard | None = None
+    # The handler gets the raw data and validates it against `input` itself, after it has
+    # authorized the caller (staff calls: realtime/functions/staff.py).
+    authorize_first: bool = False
 
 
 REGISTRY: dict[str, Function] = {}
 
 
 def callable_function(
-    name: str, input: type[BaseModel] | None = None, *, guard: Guard | None = None
+    name: str,
+    input: type[BaseModel] | None = None,
+    *,
+    guard: Guard | None = None,
+    authorize_first: bool = False,
 ) -> Callable[[Handler], Handler]:
-    """Register `handler` under the wire name `name`; `guard` (e.g. realtime/rules.py
-    `require_staff`) decides who may call it before the input is validated."""
+    """Register `handler` under the wire name `name`. `guard` (realtime/rules.py
+    `require_staff`) decides from the caller alone who may call it, before the input is
+    validated; with `authorize_first` the handler is given the raw data instead, authorizes
+    from it (the clinic or appointment it names) and then validates it with
+    `validated(input, data)`."""
 
     def register(handler: Handler) -> Handler:
         if name in REGISTRY:
             raise RuntimeError(f"function {name} registered twice")
-        REGISTRY[name] = Function(name, handler, input, guard)
+        REGISTRY[name] = Function(name, handler, input, guard, authorize_first)
         return handler
 
     return register
@@ -89,6 +99,17 @@ def invalid_request(error: ValidationError) -> FunctionError:
     )
 
 
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def validated(model: type[Model], data: Any) -> Model:
+    """An input validated by its handler (after authorizing), refused as dispatch refuses."""
+    try:
+        return model.model_validate(data if data is not None else {})
+    except ValidationError as exc:
+        raise invalid_request(exc) from None
+
+
 async def dispatch(context: CallContext, name: str, data: Any) -> Any:
     """Run a function; any failure leaves as a FunctionError fit for the wire."""
     function = REGISTRY.get(name)
@@ -97,7 +118,7 @@ async def dispatch(context: CallContext, name: str, data: Any) -> Any:
     if function.guard is not None:
         function.guard(context.identity)
     argument: Any = data
-    if function.input is not None:
+    if function.input is not None and not function.authorize_first:
         try:
             argument = function.input.model_validate(data if data is not None else {})
         except ValidationError as exc:

@@ -10,12 +10,30 @@ from realtime.changes import changing, row_snapshot, snapshot
 from realtime.collections import Rows
 from realtime.errors import FunctionError
 from realtime.identity import Identity
-from realtime.rules import Match, authorize, match
+from realtime.rules import DocMeta, Match, authorize, match, may_act_on
 from realtime.state import AppState
 from realtime.writable import validate_changes
 from storage.documents import mark_changed
 from storage.statements import Statements
 from storage.types import utcnow
+
+APPOINTMENTS = "appointments/{id}"
+STAFF_READ = "Staff open an appointment through staff-appointment-read, which is audited."
+
+
+def refuse_staff_reads(who: Identity | None, found: Match, doc: DocMeta | None) -> None:
+    """Staff do not follow appointments: every staff read of one goes through the audited
+    `staff-appointment-read` (docs/security.md, "Audit log"), as a followed document would
+    push later changes nobody audited. Said only to staff of the appointment's clinic:
+    anyone else is refused by the rules like for any document they may not see."""
+    if (
+        found.rule.pattern == APPOINTMENTS
+        and who is not None
+        and doc is not None
+        and doc.owner_uid != who.uid
+        and may_act_on(who, doc)
+    ):
+        raise FunctionError("PERMISSION_DENIED", STAFF_READ, {"function": "staff-appointment-read"})
 
 
 async def may_read(state: AppState, who: Identity | None, path: str) -> Match:
@@ -24,6 +42,7 @@ async def may_read(state: AppState, who: Identity | None, path: str) -> Match:
     found = match(path)
     async with state.db.read() as session:
         meta = await state.collections[found.rule.pattern].load_meta(session, found.params)
+    refuse_staff_reads(who, found, meta)
     authorize(who, found, meta, "read")
     return found
 
@@ -35,6 +54,7 @@ async def read(state: AppState, who: Identity | None, found: Match) -> dict[str,
         loaded = await state.collections[found.rule.pattern].load(
             session, found.params, for_update=False
         )
+    refuse_staff_reads(who, found, loaded.meta if loaded else None)
     authorize(who, found, loaded.meta if loaded else None, "read")
     return snapshot(found.path, loaded)
 

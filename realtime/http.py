@@ -13,11 +13,12 @@ from starlette.staticfiles import StaticFiles
 from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, resolve
 from realtime.bodies import parse_object
 from realtime.changes import changing
-from realtime.contract import SERVER_PATH_PREFIXES
+from realtime.contract import DEFAULT_LOCALE, LOCALES, SERVER_PATH_PREFIXES
 from realtime.cross_site import refuse_cross_site
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import DEPENDENCY_ERRORS, FunctionError, invalid_field, unexpected_error
 from realtime.files import file_on_disk, full_path, metadata
+from realtime.functions.staff import export_intake
 from realtime.identity import Identity
 from realtime.jobs import JOBS
 from realtime.payments.webhook import stripe_webhook
@@ -322,6 +323,41 @@ async def stored_file(request: Request) -> Response:
     )
 
 
+FHIR_JSON = "application/fhir+json"
+_FHIR_ISSUES = {"UNAUTHENTICATED": "login", "PERMISSION_DENIED": "forbidden"}
+
+
+def fhir_error(error: FunctionError) -> JSONResponse:
+    """A refusal of a FHIR route: an OperationOutcome with the error's HTTP status."""
+    issue = {
+        "severity": "error",
+        "code": _FHIR_ISSUES.get(error.status, "exception"),
+        "diagnostics": error.message,
+    }
+    return JSONResponse(
+        {"resourceType": "OperationOutcome", "issue": [issue]},
+        status_code=error.http_status,
+        media_type=FHIR_JSON,
+    )
+
+
+async def fhir_questionnaire_response(request: Request) -> Response:
+    """Staff: an appointment's answers as a FHIR R4 QuestionnaireResponse, audited
+    (`intake.export`); `?locale=en` words the texts in English (default Japanese)."""
+    locale = request.query_params.get("locale", DEFAULT_LOCALE)
+    try:
+        resource = await export_intake(
+            state_of(request),
+            await identity_of(request),
+            request.path_params["appointmentId"],
+            locale=locale if locale in LOCALES else DEFAULT_LOCALE,
+            address=client_ip(request),
+        )
+    except FunctionError as exc:
+        return fhir_error(exc)
+    return JSONResponse(resource, media_type=FHIR_JSON, headers={"Cache-Control": "no-store"})
+
+
 def client_routes(state: AppState) -> list[BaseRoute]:
     """The built client: its assets, and index.html for every other GET (SPA routing)."""
     dist = state.settings.client_dist
@@ -367,6 +403,11 @@ def routes(state: AppState) -> list[BaseRoute]:
         Route("/healthz", healthz, methods=["GET"]),
         Route("/stripe/webhook", stripe_webhook, methods=["POST"]),
         Route("/files/{clinicId}/{docId}/{locale}", stored_file, methods=["GET", "HEAD"]),
+        Route(
+            "/fhir/QuestionnaireResponse/{appointmentId}",
+            fhir_questionnaire_response,
+            methods=["GET"],
+        ),
         Route("/files/{clinicId}/{docId}/{locale}/metadata", stored_file, methods=["GET"]),
     ]
     if state.settings.dev_endpoints:

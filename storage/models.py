@@ -357,3 +357,29 @@ class ProcessedPaymentEvent(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=255)
     type: str = Field(max_length=100)
     received: datetime = _ts()
+
+
+class AuditEntry(SQLModel, table=True):
+    """Who read or did what to which appointment, as staff (docs/security.md, "Audit log").
+
+    Append-only: storage/repo_audit.py only inserts and lists, and triggers made by the
+    migration refuse UPDATE and DELETE at the database. No foreign keys: an entry outlives
+    what it speaks of.
+    """
+
+    __tablename__ = "audit_entries"
+    __table_args__ = (
+        Index("ix_audit_entries_clinic_at", "clinic_id", "at"),
+        Index("ix_audit_entries_appointment_at", "appointment_id", "at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = _ts()
+    uid: str = Field(max_length=64)
+    email: str = Field(max_length=320)
+    role: str = Field(max_length=32)
+    clinic_id: str = Field(max_length=64)
+    appointment_id: str | None = Field(default=None, max_length=64)
+    action: str = Field(max_length=64)  # intake.read | appointment.cancel | ...
+    detail: dict[str, Any] | None = _json(nullable=True)
+    client_address: str | None = Field(default=None, max_length=64)

@@ -198,8 +198,12 @@ async def test_appointment_rules_owner_other_and_staff(
         missing = await stranger.subscribe("appointments/does-not-exist")
         assert error_status(missing) == "PERMISSION_DENIED"  # same answer: ids cannot be probed
     async with connect(base_url, staff.token) as clinic:
-        seen = (await clinic.subscribe(path))["snapshot"]
-        assert seen["data"]["locale"] == "en"
+        # Staff read it through the audited staff-appointment-read, never by following it.
+        refused = await clinic.subscribe(path)
+        assert error_status(refused) == "PERMISSION_DENIED"
+        assert refused["error"]["details"] == {"function": "staff-appointment-read"}
+        seen = await clinic.call("staff-appointment-read", {"appointmentId": appointment_id})
+        assert seen["data"]["appointment"]["locale"] == "en"
         assert error_status(await clinic.update(path, {"locale": "ja"})) == "PERMISSION_DENIED"
 
 

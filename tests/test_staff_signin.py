@@ -178,9 +178,10 @@ async def test_the_session_cookie_passes_the_second_factor_too(base_url: str) ->
 async def test_staff_are_limited_until_the_second_factor(base_url: str) -> None:
     limited = await dev_session(base_url, ADMIN, second_factor=False)
     async with connect(base_url, limited.token) as sock:
-        for path in (FEED, PRESENCE, "appointments/some-appointment"):
+        for path in (FEED, PRESENCE):
             assert second_factor_required(await sock.subscribe(path)), path
         for name, data in [
+            ("staff-appointment-read", {"appointmentId": "some-appointment"}),
             ("sendEmail-counselor", {"appointmentId": "some-appointment"}),
             ("sendEmail-counselor", {"unexpected": 1}),  # authorization before validation
             ("appointment-updateStatus", {"appointmentId": "x", "status": "completed"}),
@@ -357,8 +358,10 @@ async def test_a_counselor_acts_on_their_own_appointments_only(base_url: str) ->
     sato = await dev_session(base_url, COUNSELOR, second_factor=True)
     admin = await dev_session(base_url, ADMIN, second_factor=True)
     async with connect(base_url, sato.token) as sock:
-        assert "snapshot" in await sock.subscribe(f"appointments/{mine}")
-        assert status_of(await sock.subscribe(f"appointments/{theirs}")) == "PERMISSION_DENIED"
+        read = await sock.call("staff-appointment-read", {"appointmentId": mine})
+        assert read["data"]["appointment"]["counselorId"] == "c-sato", read
+        refused = await sock.call("staff-appointment-read", {"appointmentId": theirs})
+        assert status_of(refused) == "PERMISSION_DENIED"
         assert (await sock.call("sendEmail-counselor", {"appointmentId": mine})) == {
             "data": {"sent": True}
         }
@@ -373,7 +376,8 @@ async def test_a_counselor_acts_on_their_own_appointments_only(base_url: str) ->
         )
         assert done == {"data": {"status": "no_show"}}
     async with connect(base_url, admin.token) as sock:
-        assert "snapshot" in await sock.subscribe(f"appointments/{theirs}")
+        read = await sock.call("staff-appointment-read", {"appointmentId": theirs})
+        assert read["data"]["appointment"]["counselorId"] == "c-tanaka", read
         outcome = {"appointmentId": theirs, "status": "completed"}
         assert (await sock.call("appointment-updateStatus", outcome)) == {
             "data": {"status": "completed"}

@@ -1,5 +1,7 @@
 """The appointment a call may act on, locked for its transaction, and its catalog rows."""
 
+import re
+
 from realtime.errors import no_access
 from realtime.identity import Identity
 from realtime.rules import may_act_on, require_staff
@@ -7,6 +9,13 @@ from storage.db import AsyncSession
 from storage.models import Appointment, Clinic, Service
 from storage.repo_appointments import get_appointment
 from storage.repo_catalog import get_clinic, get_service
+
+RAW_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # the Id of realtime/functions/inputs.py
+
+
+def raw_id(value: object) -> str | None:
+    """A staff call's raw id, when it has the form of an id (None: it names nothing)."""
+    return value if isinstance(value, str) and RAW_ID.fullmatch(value) else None
 
 
 async def own_appointment(session: AsyncSession, who: Identity, appointment_id: str) -> Appointment:
@@ -18,14 +27,18 @@ async def own_appointment(session: AsyncSession, who: Identity, appointment_id: 
 
 
 async def clinic_appointment(
-    session: AsyncSession, who: Identity, appointment_id: str, *, for_update: bool
+    session: AsyncSession, who: Identity | None, appointment_id: object, *, for_update: bool
 ) -> Appointment:
-    """An appointment staff may act on (realtime/rules.py `require_staff`, `may_act_on`):
-    a client PERMISSION_DENIED, staff before the second factor UNAUTHENTICATED, an appointment
-    of another clinic, another counselor's or none PERMISSION_DENIED."""
-    require_staff(who)
-    row = await get_appointment(session, appointment_id=appointment_id, for_update=for_update)
-    if row is None or not may_act_on(who, row):
+    """An appointment staff may act on (realtime/rules.py `require_staff`, `may_act_on`): a
+    client PERMISSION_DENIED, staff before the second factor UNAUTHENTICATED, an appointment
+    of another clinic, another counselor's or none PERMISSION_DENIED. `appointment_id` may be
+    the raw, unvalidated value of a staff call: anything that is not an id is refused alike."""
+    staff = require_staff(who)
+    known = raw_id(appointment_id)
+    row = None
+    if known is not None:
+        row = await get_appointment(session, appointment_id=known, for_update=for_update)
+    if row is None or not may_act_on(staff, row):
         raise no_access()
     return row
 

@@ -1,14 +1,23 @@
 """appointment-cancel: the person cancels; the time is freed for everyone, they are signed
 out everywhere (the appointment was their reason to be signed in) and mailed when a time
-had been booked or a meeting link sent."""
+had been booked or a meeting link sent.
 
-from realtime.booking.access import catalog_of, own_appointment
-from realtime.booking.notify import Booking, booking_mails
+With `byClinic`, staff cancel: the time is freed, a payment refunded in full, the person
+mailed in the appointment's language and left signed in, and the action audited.
+"""
+
+from collections.abc import Callable
+from functools import partial
+
+from realtime import audit
+from realtime.booking.access import catalog_of, clinic_appointment, own_appointment, raw_id
+from realtime.booking.notify import Booking, booking_mails, clinic_cancel_mails
 from realtime.booking.publish import ClaimChange
 from realtime.booking.status import transition
 from realtime.changes import Change, Claims, changing
 from realtime.identity import Identity
 from realtime.paths import appointment_path, user_path
+from realtime.payments.apply import CANCELLED_BY_CLINIC, refund
 from realtime.state import AppState
 from storage.db import AsyncSession
 from storage.documents import mark_changed
@@ -55,3 +64,61 @@ async def _free_time(
         clinic, service = await catalog_of(session, row)
         booking = Booking(row, clinic, service, claim)
         change.mail(*await booking_mails(state.mailer, session, "cancelled", booking))
+
+
+async def cancel_by_clinic(
+    state: AppState,
+    who: Identity | None,
+    appointment_id: object,
+    reason_of: Callable[[], str],
+    *,
+    address: str | None,
+) -> None:
+    """Staff cancel an appointment of their clinic. `appointment_id` is the raw value of the
+    call, authorized (realtime/rules.py `require_staff`, `may_act_on`) before the input is
+    validated: `reason_of` validates it and gives the reason."""
+    known = raw_id(appointment_id)
+    paths = [appointment_path(known)] if known is not None else []
+    async with changing(state, *paths) as change, state.db.write() as session:
+        row = await clinic_appointment(session, who, appointment_id, for_update=True)
+        assert who is not None  # clinic_appointment refuses the signed-out
+        path = appointment_path(row.id)
+        reason = reason_of()
+        now = utcnow()
+        before = row.status
+        row.status = transition(row.status, "cancelled")
+        row.cancellation = {"reason": reason, "at": iso(now), "by": "clinic"}
+        claim = await active_claim_of(session, appointment_id=row.id)
+        if claim is not None:
+            claim.active = False
+            change.claims_changed(
+                Claims(row.clinic_id, [claim.start], row.service_id, ClaimChange.of(removed=claim))
+            )
+        row.hold_expires_at = None
+        payment = row.payment or {}
+        intent = payment.get("paymentIntent")
+        refunding = payment.get("status") == "paid" and bool(intent)
+        if refunding:
+            row.payment = {
+                **payment,
+                "status": "refund_pending",
+                "refundReason": CANCELLED_BY_CLINIC,
+            }
+            change.then(partial(refund, state, row.id, str(intent), CANCELLED_BY_CLINIC))
+        change.mail(
+            *await clinic_cancel_mails(
+                state.mailer, session, row, claim, reason=reason, refund=refunding
+            )
+        )
+        mark_changed(row, now)
+        change.row(path, row)
+        change.feed(row.clinic_id)
+        await audit.record(
+            session,
+            who,
+            clinic_id=row.clinic_id,
+            appointment_id=row.id,
+            action=audit.APPOINTMENT_CANCEL,
+            detail={"from": before, "refund": refunding},
+            address=address,
+        )

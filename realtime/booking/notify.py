@@ -3,6 +3,7 @@ the counselor's notification. Queued in the caller's transaction, delivered afte
 
 from dataclasses import dataclass
 
+from realtime import audit
 from realtime.booking.access import catalog_of, clinic_appointment
 from realtime.changes import changing
 from realtime.contract import DEFAULT_LOCALE, LOCALES
@@ -101,6 +102,59 @@ async def _client_mail(
     )
 
 
+async def clinic_cancel_mails(
+    mailer: Mailer,
+    session: AsyncSession,
+    row: Appointment,
+    claim: SlotClaim | None,
+    *,
+    reason: str,
+    refund: bool,
+) -> list[Queued]:
+    """Queue the mails of a cancellation by the clinic: the person's, in the appointment's
+    language, always (with the cancelled invitation when a time was booked), then the
+    counselor's when a time had been booked or a meeting link sent."""
+    clinic, service = await catalog_of(session, row)
+    user = await get_user(session, user_id=row.user_id)
+    assert user is not None
+    locale = mail_locale(row)
+    booking = Booking(row, clinic, service, claim) if claim is not None else None
+    attachments = []
+    if booking is not None and claim is not None and claim.kind == "booking":
+        ics = invitation(
+            uid=f"{row.id}@genecounsel",
+            start=claim.start,
+            end=claim.end,
+            summary=booking.service_name(locale),
+            description=booking.join_url,
+            url=booking.join_url,
+            organizer_email=clinic.contact_email,
+            attendee_email=user.email,
+            sequence=1,
+            cancelled=True,
+        )
+        attachments.append(
+            {"filename": "invitation.ics", "contentType": "text/calendar", "content": ics}
+        )
+    mail = render(
+        "booking_cancelled_by_clinic",
+        locale,
+        when=booking.when(locale) if booking is not None else "",
+        clinic=clinic.name.get(locale, clinic.id),
+        service=service.name.get(locale, service.id),
+        reason=reason,
+        refund=refund,
+    )
+    queued = [
+        await mailer.queue(session, to=user.email, mail=mail, links=[], attachments=attachments)
+    ]
+    if booking is not None and claim is not None and (claim.kind == "booking" or row.join_url):
+        counselor = await get_counselor(session, counselor_id=claim.counselor_id)
+        assert counselor is not None
+        queued.append(await _counselor_mail(mailer, session, "cancelled", booking, counselor))
+    return queued
+
+
 async def _counselor_mail(
     mailer: Mailer, session: AsyncSession, event: str, booking: Booking, counselor: Counselor
 ) -> Queued:
@@ -123,8 +177,11 @@ async def _counselor_mail(
     )
 
 
-async def resend_counselor_mail(state: AppState, who: Identity, appointment_id: str) -> None:
-    """Staff: the counselor's notification of a confirmed appointment, once more."""
+async def resend_counselor_mail(
+    state: AppState, who: Identity, appointment_id: str, *, address: str | None = None
+) -> None:
+    """Staff: the counselor's notification of a confirmed appointment, once more; audited in
+    the same transaction."""
     async with changing(state) as change, state.db.write() as session:
         row = await clinic_appointment(session, who, appointment_id, for_update=False)
         claim = await active_claim_of(session, appointment_id=row.id)
@@ -134,3 +191,12 @@ async def resend_counselor_mail(state: AppState, who: Identity, appointment_id: 
         booking = Booking(row, clinic, service, claim)
         queued = await booking_mails(state.mailer, session, "confirmed", booking)
         change.mail(*queued[1:])  # the counselor's: the person has theirs
+        await audit.record(
+            session,
+            who,
+            clinic_id=row.clinic_id,
+            appointment_id=row.id,
+            action=audit.MAIL_RESEND,
+            detail={"to": "counselor"},
+            address=address,
+        )

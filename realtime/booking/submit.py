@@ -6,6 +6,7 @@ confirmed at once (realtime/booking/confirm.py); a priced one waits for its paym
 their clinic, as the state machine allows (realtime/booking/status.py).
 """
 
+from realtime import audit
 from realtime.booking.access import catalog_of, clinic_appointment, own_appointment
 from realtime.booking.confirm import confirm_booking
 from realtime.booking.notify import Booking
@@ -61,13 +62,23 @@ async def submit(state: AppState, who: Identity, appointment_id: str) -> Appoint
 
 
 async def set_outcome(
-    state: AppState, who: Identity, appointment_id: str, status: str
+    state: AppState, who: Identity, appointment_id: str, status: str, *, address: str | None = None
 ) -> Appointment:
-    """Staff: how a confirmed appointment ended."""
+    """Staff: how a confirmed appointment ended; audited in the same transaction."""
     path = appointment_path(appointment_id)
     async with changing(state, path) as change, state.db.write() as session:
         row = await clinic_appointment(session, who, appointment_id, for_update=True)
+        before = row.status
         row.status = transition(row.status, status)
+        await audit.record(
+            session,
+            who,
+            clinic_id=row.clinic_id,
+            appointment_id=row.id,
+            action=audit.APPOINTMENT_STATUS,
+            detail={"from": before, "to": status},
+            address=address,
+        )
         mark_changed(row, utcnow())
         change.row(path, row)
         change.feed(row.clinic_id)

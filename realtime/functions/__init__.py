@@ -8,6 +8,7 @@ from realtime.functions import (
     contact,
     payments,
     send_email,
+    staff,
     staff_auth,
 )
 
@@ -19,5 +20,6 @@ __all__ = [
     "contact",
     "payments",
     "send_email",
+    "staff",
     "staff_auth",
 ]

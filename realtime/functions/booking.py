@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StringConstraints
 
-from realtime.booking.cancel import cancel
+from realtime.booking.cancel import cancel, cancel_by_clinic
 from realtime.booking.holding import ISO_DAY, hold_time, pregnancy_days
 from realtime.booking.notify import resend_counselor_mail
 from realtime.booking.sessions import autocommit
@@ -16,7 +16,7 @@ from realtime.booking.status import STAFF_OUTCOMES
 from realtime.booking.submit import set_outcome, submit
 from realtime.booking.vacancies import calendar, vacancies_answer
 from realtime.days import OUT_OF_RANGE, in_range
-from realtime.dispatch import CallContext, callable_function
+from realtime.dispatch import CallContext, callable_function, validated
 from realtime.errors import FunctionError, invalid_field
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
@@ -157,7 +157,9 @@ async def appointment_update_status(context: CallContext, request: UpdateStatus)
         row = await submit(context.state, who, request.appointmentId)
     else:
         assert request.status in STAFF_OUTCOMES
-        row = await set_outcome(context.state, who, request.appointmentId, request.status)
+        row = await set_outcome(
+            context.state, who, request.appointmentId, request.status, address=context.client_ip
+        )
     return {"status": row.status}
 
 
@@ -167,11 +169,24 @@ async def appointment_update_status(context: CallContext, request: UpdateStatus)
 class AppointmentCancel(Input):
     appointmentId: Id
     reason: Annotated[MultiLine, StringConstraints(max_length=1000)]
+    byClinic: bool = False  # staff: cancelled by the clinic
 
 
-@callable_function("appointment-cancel", AppointmentCancel)
-async def appointment_cancel(context: CallContext, request: AppointmentCancel) -> dict[str, Any]:
-    """Cancel, free the slot for everyone, sign the person out everywhere, mail them."""
+@callable_function("appointment-cancel", AppointmentCancel, authorize_first=True)
+async def appointment_cancel(context: CallContext, data: Any) -> dict[str, Any]:
+    """The person: cancel, free the slot for everyone, sign them out everywhere, mail them.
+    Staff (`byClinic`): authorized on the raw appointment id before the input is validated;
+    cancel, free the slot, refund in full, mail the person, keep them signed in, audit."""
+    if isinstance(data, dict) and data.get("byClinic") is True:
+        await cancel_by_clinic(
+            context.state,
+            context.identity,
+            data.get("appointmentId"),
+            lambda: validated(AppointmentCancel, data).reason,
+            address=context.client_ip,
+        )
+        return {"status": "cancelled"}
+    request = validated(AppointmentCancel, data)  # byClinic is false here
     who = require_identity(context.identity)
     await cancel(context.state, who, request.appointmentId, request.reason)
     return {"status": "cancelled"}
@@ -188,6 +203,9 @@ class CounselorMail(Input):
 async def send_counselor_mail(context: CallContext, request: CounselorMail) -> dict[str, Any]:
     """Staff: send the counselor's notification of a confirmed appointment again."""
     await resend_counselor_mail(
-        context.state, require_identity(context.identity), request.appointmentId
+        context.state,
+        require_identity(context.identity),
+        request.appointmentId,
+        address=context.client_ip,
     )
     return {"sent": True}

@@ -100,6 +100,25 @@ STEPS: Final[tuple[Step, ...]] = tuple(
 )
 FIELDS: Final[dict[str, Field]] = {f.path: f for step in STEPS for f in step.fields}
 
+# The words of the questionnaire, for exports that carry them (realtime/intake/fhir.py): step
+# titles by step id, field labels by path (a repeater's fields as "<repeater>.<field>"), and
+# option labels by option list and value.
+Text = dict[str, str]
+STEP_TITLES: Final[dict[str, Text]] = {s["id"]: s.get("title", {}) for s in _RAW["steps"]}
+FIELD_LABELS: Final[dict[str, Text]] = {
+    path: spec.get("label", {})
+    for step in _RAW["steps"]
+    for top in step["fields"]
+    for path, spec in [
+        (top["path"], top),
+        *((f"{top['path']}.{item['path']}", item) for item in top.get("fields", ())),
+    ]
+}
+OPTION_LABELS: Final[dict[str, list[tuple[Any, Text]]]] = {
+    name: [(option["value"], option.get("label", {})) for option in values]
+    for name, values in _RAW["options"].items()
+}
+
 
 def message(key: str, locale: str = "en", **values: object) -> str:
     text = MESSAGES[key][locale]

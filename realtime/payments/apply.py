@@ -28,6 +28,11 @@ log = logging.getLogger(__name__)
 
 Kind = Literal["paid", "expired", "failed"]
 
+# A refund made because the clinic cancelled (realtime/booking/cancel.py): the person's notice
+# speaks of the cancellation, not of a booking that could not be confirmed.
+CANCELLED_BY_CLINIC = "cancelled_by_clinic"
+_PERSON_NOTICE = {CANCELLED_BY_CLINIC: "payment_refunded_cancelled"}
+
 
 async def apply_checkout(
     state: AppState, *, event_id: str, event_type: str, kind: Kind, checkout: dict[str, Any]
@@ -98,7 +103,9 @@ async def _refund_mails(
             session,
             to=user.email,
             links=[],
-            mail=render("payment_refunded", mail_locale(row), **context),
+            mail=render(
+                _PERSON_NOTICE.get(reason, "payment_refunded"), mail_locale(row), **context
+            ),
         ),
         await state.mailer.queue(
             session,

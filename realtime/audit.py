@@ -1,0 +1,59 @@
+"""The audit log of staff reads and actions (docs/security.md, "Audit log").
+
+`record` writes an entry in the caller's transaction, so a read or action and its entry
+commit together or not at all: a read that cannot be audited fails.
+"""
+
+from typing import Any
+
+from realtime.identity import Identity
+from storage.db import AsyncSession
+from storage.models import AuditEntry
+from storage.repo_audit import add_entry
+from storage.types import iso, utcnow
+
+INTAKE_READ = "intake.read"
+INTAKE_EXPORT = "intake.export"
+APPOINTMENT_STATUS = "appointment.status"
+APPOINTMENT_CANCEL = "appointment.cancel"
+MAIL_RESEND = "mail.resend"
+AUDIT_READ = "audit.read"
+
+
+async def record(
+    session: AsyncSession,
+    who: Identity,
+    *,
+    clinic_id: str,
+    action: str,
+    appointment_id: str | None = None,
+    detail: dict[str, Any] | None = None,
+    address: str | None = None,
+) -> None:
+    await add_entry(
+        session,
+        at=utcnow(),
+        uid=who.uid,
+        email=who.email,
+        role=who.role,
+        clinic_id=clinic_id,
+        appointment_id=appointment_id,
+        action=action,
+        detail=detail,
+        client_address=address,
+    )
+
+
+def entry_wire(entry: AuditEntry) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "at": iso(entry.at),
+        "uid": entry.uid,
+        "email": entry.email,
+        "role": entry.role,
+        "clinicId": entry.clinic_id,
+        "appointmentId": entry.appointment_id,
+        "action": entry.action,
+        "detail": entry.detail,
+        "clientAddress": entry.client_address,
+    }
