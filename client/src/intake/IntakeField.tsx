@@ -17,7 +17,7 @@ import {
 } from './index';
 import type { Locale } from '../i18n/locale';
 import { DateField } from './DateField';
-import { FieldError, FieldLabel, RequiredMark } from '../components/FieldParts';
+import { describedBy, EMAIL_INPUT, FieldError, FieldLabel, RequiredMark } from '../components/FieldParts';
 import { TransferList } from './TransferList';
 
 export interface FieldControlProps {
@@ -41,14 +41,9 @@ export interface FieldControlProps {
 
 const optionKey = (value: OptionValue) => `${typeof value}:${String(value)}`;
 
-function describedBy(...ids: (string | null | false)[]): string | undefined {
-  const joined = ids.filter((id): id is string => typeof id === 'string').join(' ');
-  return joined === '' ? undefined : joined;
-}
-
 /** Text input attributes that help browsers and phones, by rule. */
-function textInputType(field: FieldDef): { type: string; autoComplete?: string; inputMode?: 'tel' | 'email' | 'numeric' } {
-  if (field.rule === 'email') return { type: 'email', autoComplete: 'email', inputMode: 'email' };
+function textInputType(field: FieldDef): { type: string; autoComplete?: string; inputMode?: 'tel' | 'email' | 'numeric'; spellCheck?: boolean } {
+  if (field.rule === 'email') return EMAIL_INPUT;
   if (field.rule === 'phone') return { type: 'tel', autoComplete: 'tel', inputMode: 'tel' };
   if (field.type === 'number') return { type: 'text', inputMode: 'numeric' };
   return { type: 'text' };

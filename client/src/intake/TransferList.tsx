@@ -7,7 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '../i18n/locale';
 import { OTHER, type OptionDef, type OptionValue } from './index';
-import { FieldError, RequiredMark } from '../components/FieldParts';
+import { describedBy, FieldError, RequiredMark } from '../components/FieldParts';
 
 export interface TransferListProps {
   id: string;
@@ -115,7 +115,7 @@ export function TransferList({ id, label, required, options, value, onChange, lo
   });
 
   return (
-    <fieldset className="field transfer-list" data-invalid={invalid || undefined} aria-describedby={[hintId, invalid ? errorId : ''].join(' ').trim()}>
+    <fieldset className="field transfer-list" data-invalid={invalid || undefined} aria-describedby={describedBy(hintId, invalid && errorId)}>
       <legend>
         {label}
         {required && <RequiredMark />}
