@@ -6,19 +6,28 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  dateBoundsOf,
   definitionMessage,
   fieldDomId,
   optionsFor,
-  type Category,
-  type DateBounds,
   type FieldDef,
   type OptionDef,
   type OptionValue,
+  type ValidationContext,
 } from './index';
 import type { Locale } from '../i18n/locale';
 import { DateField } from './DateField';
 import { describedBy, EMAIL_INPUT, FieldError, FieldLabel, RequiredMark } from '../components/FieldParts';
 import { TransferList } from './TransferList';
+
+/**
+ * What every field of the questionnaire is shown in, the same for all the fields of a step:
+ * the person's language, and the service category and clinic day that its rules depend on
+ * (option lists, date bounds).
+ */
+export interface FieldContext extends ValidationContext {
+  locale: Locale;
+}
 
 export interface FieldControlProps {
   field: FieldDef;
@@ -30,11 +39,7 @@ export interface FieldControlProps {
   required: boolean;
   /** The problem's words, or null. */
   issue: string | null;
-  locale: Locale;
-  category: Category;
-  bounds: DateBounds;
-  /** Today in the clinic's zone. */
-  today: string;
+  context: FieldContext;
   /** Shown inside the field's group after the options (the "other" free text). */
   children?: ReactNode;
 }
@@ -50,7 +55,8 @@ function textInputType(field: FieldDef): { type: string; autoComplete?: string; 
 }
 
 export function FieldControl(props: FieldControlProps) {
-  const { field, path, value, onChange, onBlur, required, issue, locale, category, bounds, today, children } = props;
+  const { field, path, value, onChange, onBlur, required, issue, context, children } = props;
+  const { locale, category, today } = context;
   const { t } = useTranslation('intake');
   const id = fieldDomId(path);
   const errorId = `${id}-error`;
@@ -111,7 +117,7 @@ export function FieldControl(props: FieldControlProps) {
             required={required}
             value={typeof value === 'string' ? value : ''}
             onChange={onChange}
-            bounds={bounds}
+            bounds={dateBoundsOf(field, today)}
             today={today}
             locale={locale}
             invalid={invalid}
