@@ -335,12 +335,9 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
               onMonthChange={(next) => {
                 setMonth(next);
               }}
-              today={today}
-              byDay={shownByDay}
-              window={window}
+              days={{ today, byDay: shownByDay, window, loading: loadingMonth }}
               selected={date}
               onSelect={pickDay}
-              loading={loadingMonth}
               locale={locale}
             />
           </div>
