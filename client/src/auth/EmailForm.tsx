@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { FAQ_RECEIVING_EMAIL } from './faqAnchors';
 import { isMobileCarrierAddress } from '../validation/carrierDomains';
 import { isValidEmail, normalizeEmail } from '../validation/email';
-import { ErrorText } from '../components/FieldParts';
+import { describedBy, EMAIL_INPUT, ErrorText } from '../components/FieldParts';
 
 interface EmailFormValues {
   email: string;
@@ -44,7 +44,6 @@ export function EmailForm({ submitLabel, onSubmit, defaultEmail = '', carrierNot
   const showCarrierNotice = carrierNotice && isMobileCarrierAddress(email);
   const errorId = `${fieldId}-error`;
   const carrierId = `${fieldId}-carrier`;
-  const describedBy = [invalid ? errorId : null, showCarrierNotice ? carrierId : null].filter((x) => x !== null).join(' ');
 
   return (
     <form
@@ -60,12 +59,9 @@ export function EmailForm({ submitLabel, onSubmit, defaultEmail = '', carrierNot
       <label htmlFor={fieldId}>{t('emailField.label')}</label>
       <input
         id={fieldId}
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        spellCheck={false}
+        {...EMAIL_INPUT}
         aria-invalid={invalid}
-        aria-describedby={describedBy === '' ? undefined : describedBy}
+        aria-describedby={describedBy(invalid && errorId, showCarrierNotice && carrierId)}
         {...register('email', { validate: (value) => isValidEmail(value) || 'invalidEmail' })}
       />
       {invalid && (

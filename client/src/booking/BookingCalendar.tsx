@@ -18,9 +18,8 @@ import { useId, useRef, useState, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import './booking.css';
 import { CalendarGrid, type GridDay } from '../components/CalendarGrid';
-import { addMonths, dayStatus, monthGrid, monthOf, type DayStatus, type PregnancyWindow } from './calendar';
+import { addMonths, dayStatus, monthGrid, monthOf, type DayContext, type DayStatus } from './calendar';
 import { fullDay, monthTitle, weekdayNames } from './format';
-import type { PlacedSlot } from './slots';
 import { swipeDirection, type TouchPoint } from './swipe';
 import type { Locale } from '../i18n/locale';
 
@@ -29,18 +28,16 @@ export interface BookingCalendarProps {
   month: string;
   range: { first: string; last: string };
   onMonthChange: (month: string) => void;
-  today: string;
-  byDay: ReadonlyMap<string, readonly PlacedSlot[]>;
-  window: PregnancyWindow | null;
+  /** What decides each day's status; `loading` also keeps the grid busy and says so. */
+  days: Required<DayContext>;
   selected: string;
   onSelect: (day: string) => void;
-  /** The month's free times are still being looked up. */
-  loading: boolean;
   locale: Locale;
 }
 
 export function BookingCalendar(props: BookingCalendarProps) {
-  const { month, range, onMonthChange, today, byDay, window, selected, onSelect, loading, locale } = props;
+  const { month, range, onMonthChange, days, selected, onSelect, locale } = props;
+  const { today, loading } = days;
   const { t } = useTranslation('booking');
   const headingId = useId();
   const touch = useRef<TouchPoint | null>(null);
@@ -50,8 +47,8 @@ export function BookingCalendar(props: BookingCalendarProps) {
   const [gridShown, setGridShown] = useState(!loading);
   if (!loading && !gridShown) setGridShown(true);
   const grid = monthGrid(month);
-  const status = (day: string): DayStatus => dayStatus(day, month, { today, byDay, window, loading });
-  const days = grid.flat().filter((day) => monthOf(day) === month);
+  const status = (day: string): DayStatus => dayStatus(day, month, days);
+  const monthDays = grid.flat().filter((day) => monthOf(day) === month);
 
   // The day that takes Tab: the one moved to, else the selected one, else the first free one.
   const tabStop =
@@ -59,7 +56,7 @@ export function BookingCalendar(props: BookingCalendarProps) {
       ? focused
       : monthOf(selected) === month && selected !== ''
         ? selected
-        : (days.find((day) => status(day) === 'available') ?? (monthOf(today) === month ? today : month));
+        : (monthDays.find((day) => status(day) === 'available') ?? (monthOf(today) === month ? today : month));
 
   const canShow = (target: string) => target >= range.first && target <= range.last;
 

@@ -69,16 +69,17 @@ export function monthKey(monthStart: string): string {
  */
 export type DayStatus = 'outside' | 'available' | 'outsideWindow' | 'unavailable' | 'pending';
 
-export function dayStatus(
-  day: string,
-  month: string,
-  context: {
-    today: string;
-    byDay: ReadonlyMap<string, readonly PlacedSlot[]>;
-    window: PregnancyWindow | null;
-    loading?: boolean;
-  },
-): DayStatus {
+/** What a day's status depends on, besides its month: the same for every day of the month. */
+export interface DayContext {
+  today: string;
+  /** The month's free slots by clinic day. */
+  byDay: ReadonlyMap<string, readonly PlacedSlot[]>;
+  window: PregnancyWindow | null;
+  /** The month's free slots are still being looked up. */
+  loading?: boolean;
+}
+
+export function dayStatus(day: string, month: string, context: DayContext): DayStatus {
   if (monthOf(day) !== month) return 'outside';
   if (day < context.today) return 'unavailable';
   if (context.window && (day < context.window.first || day > context.window.last)) return 'outsideWindow';

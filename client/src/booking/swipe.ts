@@ -2,9 +2,9 @@
  * Swipe navigation between months (docs/product.md "Constants and limits"): a touch that lasts at most 300 ms and
  * moves at least 60 px sideways and at most 80 px up or down. Pure.
  */
-export const SWIPE_MAX_MS = 300;
-export const SWIPE_MIN_X = 60;
-export const SWIPE_MAX_Y = 80;
+
+/** The limits of one gesture, kept as one value: ms at most, px sideways at least, px up or down at most. */
+export const SWIPE = { maxMs: 300, minX: 60, maxY: 80 } as const;
 
 export interface TouchPoint {
   x: number;
@@ -20,7 +20,7 @@ export interface TouchPoint {
 export function swipeDirection(start: TouchPoint, end: TouchPoint): 'next' | 'previous' | null {
   const dx = end.x - start.x;
   const dy = end.y - start.y;
-  if (end.t - start.t > SWIPE_MAX_MS) return null;
-  if (Math.abs(dx) < SWIPE_MIN_X || Math.abs(dy) > SWIPE_MAX_Y) return null;
+  if (end.t - start.t > SWIPE.maxMs) return null;
+  if (Math.abs(dx) < SWIPE.minX || Math.abs(dy) > SWIPE.maxY) return null;
   return dx < 0 ? 'next' : 'previous';
 }

@@ -1,7 +1,8 @@
 /**
- * The parts every form field shares (the questionnaire's fields and the contact form): the
- * label with the pink asterisk of a required field, and a problem announced (a field's, or a
- * refused action's).
+ * The parts every form field shares (the questionnaire's fields, the sign-in and contact
+ * forms): the label with the pink asterisk of a required field, a problem announced (a
+ * field's, or a refused action's), the ids that describe a field, and an e-mail input's
+ * attributes.
  */
 import type { ReactNode } from 'react';
 
@@ -28,6 +29,18 @@ export function FieldLabel({ id, htmlFor, label, required }: { id?: string; html
     </div>
   );
 }
+
+/** `aria-describedby` of the ids that apply (false, null or undefined: left out); none: no attribute. */
+export function describedBy(...ids: (string | null | false | undefined)[]): string | undefined {
+  const joined = ids.filter((id): id is string => typeof id === 'string' && id !== '').join(' ');
+  return joined === '' ? undefined : joined;
+}
+
+/**
+ * An e-mail address input, the same wherever one is asked for: the phone's e-mail keyboard,
+ * the browser's saved address, and no spell check (an address is not a word).
+ */
+export const EMAIL_INPUT = { type: 'email', autoComplete: 'email', inputMode: 'email', spellCheck: false } as const;
 
 /** A problem, announced: a field's, a refused action's. */
 export function ErrorText({ id, children }: { id?: string; children: ReactNode }) {

@@ -1,13 +1,19 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Screen } from './ScreenPlaceholder';
 
-export interface PolicySection {
-  id: string;
-  heading: string;
-  /** Paragraphs separated by a blank line; a block of lines starting with "- " is a list. */
-  body: string;
-  /** Shown after the body (a link). */
-  extra?: ReactNode;
+/** A policy's words (screens.json): when it was last updated, and each section's. */
+export type PolicyText<S extends string> = { updated: string } & Record<S, { heading: string; body: string }>;
+
+export interface PolicyDocumentProps<S extends string> {
+  /** Its route: the title and lead (routes.json), and the prefix of its sections' ids. */
+  policy: 'privacy' | 'terms';
+  /** The section ids, in order; the one named `contact` ends with the contact form's link. */
+  sections: readonly S[];
+  text: PolicyText<S>;
+  /** Shown after a section's body (a link). */
+  extras?: Partial<Record<S, ReactNode>>;
 }
 
 function Blocks({ text }: { text: string }) {
@@ -26,21 +32,33 @@ function Blocks({ text }: { text: string }) {
   });
 }
 
-/** A long text page (terms of service, privacy policy): title, date, numbered sections. */
-export function PolicyDocument({ title, lead, updated, sections }: { title: string; lead: string; updated: string; sections: PolicySection[] }) {
+/**
+ * A long text page (terms of service, privacy policy): title, date, numbered sections. Every
+ * policy says how to reach the clinic, so that section's link is here rather than in each.
+ */
+export function PolicyDocument<S extends string>({ policy, sections, text, extras = {} }: PolicyDocumentProps<S>) {
+  const { t } = useTranslation(['routes', 'screens']);
+  const contactLink = (
+    <p>
+      <Link to="/contact">{t('screens:policy.contactLink')}</Link>
+    </p>
+  );
   return (
-    <Screen title={title} lead={lead}>
+    <Screen title={t(`routes:${policy}.title`)} lead={t(`routes:${policy}.description`)}>
       <div className="policy">
-        <p className="hint">{updated}</p>
-        {sections.map((section, index) => (
-          <section key={section.id} id={section.id} aria-labelledby={`${section.id}-heading`}>
-            <h2 id={`${section.id}-heading`}>
-              {index + 1}. {section.heading}
-            </h2>
-            <Blocks text={section.body} />
-            {section.extra}
-          </section>
-        ))}
+        <p className="hint">{text.updated}</p>
+        {sections.map((section, index) => {
+          const id = `${policy}-${section}`;
+          return (
+            <section key={id} id={id} aria-labelledby={`${id}-heading`}>
+              <h2 id={`${id}-heading`}>
+                {index + 1}. {text[section].heading}
+              </h2>
+              <Blocks text={text[section].body} />
+              {section === 'contact' ? contactLink : extras[section]}
+            </section>
+          );
+        })}
       </div>
     </Screen>
   );

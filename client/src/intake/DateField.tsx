@@ -22,7 +22,7 @@ import {
   type DateBounds,
 } from './index';
 import { CalendarGrid, type GridDay } from '../components/CalendarGrid';
-import { FieldLabel } from '../components/FieldParts';
+import { describedBy, FieldLabel } from '../components/FieldParts';
 
 /** Typed input is read this long after the last keystroke (docs/product.md "Constants and limits"). */
 export const DATE_INPUT_DEBOUNCE_MS = 1000;
@@ -87,7 +87,7 @@ export function DateField({ id, label, required, value, onChange, bounds, locale
           value={shown}
           aria-invalid={invalid}
           aria-required={required}
-          aria-describedby={[hintId, errorId].filter(Boolean).join(' ')}
+          aria-describedby={describedBy(hintId, errorId)}
           onChange={(event) => {
             const typed = event.target.value;
             setEditing(true);

@@ -6,19 +6,28 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  dateBoundsOf,
   definitionMessage,
   fieldDomId,
   optionsFor,
-  type Category,
-  type DateBounds,
   type FieldDef,
   type OptionDef,
   type OptionValue,
+  type ValidationContext,
 } from './index';
 import type { Locale } from '../i18n/locale';
 import { DateField } from './DateField';
-import { FieldError, FieldLabel, RequiredMark } from '../components/FieldParts';
+import { describedBy, EMAIL_INPUT, FieldError, FieldLabel, RequiredMark } from '../components/FieldParts';
 import { TransferList } from './TransferList';
+
+/**
+ * What every field of the questionnaire is shown in, the same for all the fields of a step:
+ * the person's language, and the service category and clinic day that its rules depend on
+ * (option lists, date bounds).
+ */
+export interface FieldContext extends ValidationContext {
+  locale: Locale;
+}
 
 export interface FieldControlProps {
   field: FieldDef;
@@ -30,32 +39,24 @@ export interface FieldControlProps {
   required: boolean;
   /** The problem's words, or null. */
   issue: string | null;
-  locale: Locale;
-  category: Category;
-  bounds: DateBounds;
-  /** Today in the clinic's zone. */
-  today: string;
+  context: FieldContext;
   /** Shown inside the field's group after the options (the "other" free text). */
   children?: ReactNode;
 }
 
 const optionKey = (value: OptionValue) => `${typeof value}:${String(value)}`;
 
-function describedBy(...ids: (string | null | false)[]): string | undefined {
-  const joined = ids.filter((id): id is string => typeof id === 'string').join(' ');
-  return joined === '' ? undefined : joined;
-}
-
 /** Text input attributes that help browsers and phones, by rule. */
-function textInputType(field: FieldDef): { type: string; autoComplete?: string; inputMode?: 'tel' | 'email' | 'numeric' } {
-  if (field.rule === 'email') return { type: 'email', autoComplete: 'email', inputMode: 'email' };
+function textInputType(field: FieldDef): { type: string; autoComplete?: string; inputMode?: 'tel' | 'email' | 'numeric'; spellCheck?: boolean } {
+  if (field.rule === 'email') return EMAIL_INPUT;
   if (field.rule === 'phone') return { type: 'tel', autoComplete: 'tel', inputMode: 'tel' };
   if (field.type === 'number') return { type: 'text', inputMode: 'numeric' };
   return { type: 'text' };
 }
 
 export function FieldControl(props: FieldControlProps) {
-  const { field, path, value, onChange, onBlur, required, issue, locale, category, bounds, today, children } = props;
+  const { field, path, value, onChange, onBlur, required, issue, context, children } = props;
+  const { locale, category, today } = context;
   const { t } = useTranslation('intake');
   const id = fieldDomId(path);
   const errorId = `${id}-error`;
@@ -116,7 +117,7 @@ export function FieldControl(props: FieldControlProps) {
             required={required}
             value={typeof value === 'string' ? value : ''}
             onChange={onChange}
-            bounds={bounds}
+            bounds={dateBoundsOf(field, today)}
             today={today}
             locale={locale}
             invalid={invalid}

@@ -4,15 +4,10 @@
  * Item fields follow their own conditions; their problems are keyed "<path>.<index>.<field>".
  */
 import { useTranslation } from 'react-i18next';
-import type { Locale } from '../i18n/locale';
 import {
-  dateBoundsOf,
   fieldDomId,
   getPath,
-  isFieldRequired,
-  isFieldVisible,
   itemFormValues,
-  otherParents,
   scopeOf,
   setPath,
   toWireValue,
@@ -21,7 +16,8 @@ import {
   type FormItem,
 } from './index';
 import { FieldError, RequiredMark } from '../components/FieldParts';
-import { FieldControl } from './IntakeField';
+import { FieldControl, type FieldContext } from './IntakeField';
+import { ShownFields, type RenderControl } from './ShownFields';
 
 export interface RepeaterFieldProps {
   field: FieldDef;
@@ -30,9 +26,7 @@ export interface RepeaterFieldProps {
   required: boolean;
   /** The problem's words by full path (the repeater's own and its items'). */
   issueAt: (path: string) => string | null;
-  locale: Locale;
-  category: Category;
-  today: string;
+  context: FieldContext;
 }
 
 /** The wire answers of one item (for its conditions). */
@@ -42,11 +36,11 @@ function itemWire(fields: readonly FieldDef[], item: FormItem, category: Categor
   return wire;
 }
 
-export function RepeaterField({ field, value, onChange, required, issueAt, locale, category, today }: RepeaterFieldProps) {
+export function RepeaterField({ field, value, onChange, required, issueAt, context }: RepeaterFieldProps) {
   const { t } = useTranslation('intake');
+  const { locale, category } = context;
   const id = fieldDomId(field.path);
   const children = field.fields ?? [];
-  const others = otherParents(children);
   const issue = issueAt(field.path);
   const canAdd = field.maxItems === undefined || value.length < field.maxItems;
   const addLabel = field.addLabel?.[locale] ?? '';
@@ -64,38 +58,31 @@ export function RepeaterField({ field, value, onChange, required, issueAt, local
       {value.length === 0 && <p className="hint">{t('repeater.empty')}</p>}
       {value.map((item, index) => {
         const n = index + 1;
-        const scope = scopeOf(itemWire(children, item, category), category);
         const itemPath = `${field.path}.${String(index)}`;
-        const renderChild = (child: FieldDef) => {
-          if (!isFieldVisible(child, children, scope)) return null;
+        // An item field's answer lives in the item; its problems are keyed by its full path.
+        const renderChild: RenderControl = (child, childRequired, other) => {
           const childPath = `${itemPath}.${child.path}`;
-          const otherChild = children.find((candidate) => candidate.path === child.other);
           return (
-            <div key={child.path} className={others.has(child.path) || child.when ? 'conditional' : undefined}>
-              <FieldControl
-                field={child}
-                path={childPath}
-                value={getPath(item, child.path)}
-                onChange={(next) => {
-                  update(index, child.path, next);
-                }}
-                required={isFieldRequired(child, children, scope)}
-                issue={issueAt(childPath)}
-                locale={locale}
-                category={category}
-                bounds={dateBoundsOf(child, today)}
-                today={today}
-              >
-                {otherChild ? renderChild(otherChild) : null}
-              </FieldControl>
-            </div>
+            <FieldControl
+              field={child}
+              path={childPath}
+              value={getPath(item, child.path)}
+              onChange={(next) => {
+                update(index, child.path, next);
+              }}
+              required={childRequired}
+              issue={issueAt(childPath)}
+              context={context}
+            >
+              {other}
+            </FieldControl>
           );
         };
         return (
           // Items have no id of their own; their inputs hold no state that an index key could mix up.
           <fieldset key={index} className="repeater-item conditional">
             <legend>{t('repeater.item', { n })}</legend>
-            {children.filter((child) => !others.has(child.path)).map(renderChild)}
+            <ShownFields fields={children} scope={scopeOf(itemWire(children, item, category), category)} render={renderChild} />
             <button
               type="button"
               className="link-button remove-item"

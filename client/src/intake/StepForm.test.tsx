@@ -5,6 +5,7 @@ import { FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { fakeServer, reply, type FakeServer } from '../test/fakeServer';
 import { CONSENT_VERSION, fakeSaves, pushAppointment, seedAppointment } from '../test/intake';
+import { contactBasics } from '../test/answers';
 import { alice, renderApp } from '../test/renderApp';
 
 let view: ReturnType<typeof renderApp> | undefined;
@@ -27,12 +28,7 @@ const heading = (name: string) => screen.findByRole('heading', { level: 1, name 
 
 const contactStored = {
   contactInfo: {
-    lastName: 'ヤマダ',
-    firstName: 'ハナコ',
-    email: 'hanako@example.jp',
-    phone: '03-1234-5678',
-    country: 'JP',
-    subdivision: '東京都',
+    ...contactBasics,
     registrant: 1,
     pregnantWomanAttendance: 1,
     hasPrenatalServiceHistory: 0,

@@ -11,15 +11,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import {
   changedData,
-  dateBoundsOf,
   deepEqual,
   formValuesFor,
   getPath,
-  isFieldRequired,
   isFieldVisible,
   issueMessage,
   nextRoute,
-  otherParents,
   scopeOf,
   stepIssues,
   wireAnswersFor,
@@ -33,8 +30,9 @@ import {
 import { errorMessageKey, FunctionsError, outbox } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';
-import { FieldControl } from './IntakeField';
+import { FieldControl, type FieldContext } from './IntakeField';
 import { RepeaterField } from './RepeaterField';
+import { ShownFields, type RenderControl } from './ShownFields';
 import type { IntakeState } from './useIntake';
 
 type Ready = Extract<IntakeState, { status: 'ready' }>;
@@ -67,7 +65,7 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
   const locale = useAppStore(selectLocale);
   const navigate = useNavigate();
   const { category, today, document, appointmentPath } = intake;
-  const context = { category, today };
+  const context: FieldContext = { locale, category, today };
   const formRef = useRef<HTMLFormElement>(null);
   const mounted = useRef(true);
   const documentRef = useRef(document);
@@ -165,56 +163,41 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
     if (mounted.current) void navigate(next);
   };
 
-  const others = otherParents(step.fields);
-  const scope = scopeOf(wire, category);
-
-  const renderField = (field: FieldDef) => {
-    if (!isFieldVisible(field, step.fields, scope)) return null;
-    const required = isFieldRequired(field, step.fields, scope);
-    const other = step.fields.find((candidate) => candidate.path === field.other);
-    const conditional = field.when !== undefined || others.has(field.path);
-    return (
-      <div key={field.path} data-path={field.path} className={conditional ? 'conditional' : undefined}>
-        <Controller
-          control={control}
-          name={field.path}
-          render={({ field: controlled }) =>
-            field.type === 'repeater' ? (
-              <RepeaterField
-                field={field}
-                value={Array.isArray(controlled.value) ? (controlled.value as FormItem[]) : []}
-                onChange={controlled.onChange}
-                required={required}
-                issueAt={(path) => {
-                  const child = field.fields?.find((candidate) => path.endsWith(`.${candidate.path}`));
-                  return issueAt(path, path === field.path ? field : (child ?? field));
-                }}
-                locale={locale}
-                category={category}
-                today={today}
-              />
-            ) : (
-              <FieldControl
-                field={field}
-                path={field.path}
-                value={controlled.value}
-                onChange={controlled.onChange}
-                onBlur={controlled.onBlur}
-                required={required}
-                issue={issueAt(field.path, field)}
-                locale={locale}
-                category={category}
-                bounds={dateBoundsOf(field, today)}
-                today={today}
-              >
-                {other ? renderField(other) : null}
-              </FieldControl>
-            )
-          }
-        />
-      </div>
-    );
-  };
+  // A field's answer lives in the form (react-hook-form); a repeater's items are one answer.
+  const renderControl: RenderControl = (field, required, other) => (
+    <Controller
+      control={control}
+      name={field.path}
+      render={({ field: controlled }) =>
+        field.type === 'repeater' ? (
+          <RepeaterField
+            field={field}
+            value={Array.isArray(controlled.value) ? (controlled.value as FormItem[]) : []}
+            onChange={controlled.onChange}
+            required={required}
+            issueAt={(path) => {
+              const child = field.fields?.find((candidate) => path.endsWith(`.${candidate.path}`));
+              return issueAt(path, path === field.path ? field : (child ?? field));
+            }}
+            context={context}
+          />
+        ) : (
+          <FieldControl
+            field={field}
+            path={field.path}
+            value={controlled.value}
+            onChange={controlled.onChange}
+            onBlur={controlled.onBlur}
+            required={required}
+            issue={issueAt(field.path, field)}
+            context={context}
+          >
+            {other}
+          </FieldControl>
+        )
+      }
+    />
+  );
 
   return (
     <form
@@ -225,7 +208,7 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
         void handleSubmit(save)(event);
       }}
     >
-      {step.fields.filter((field) => !others.has(field.path)).map(renderField)}
+      <ShownFields fields={step.fields} scope={scopeOf(wire, category)} render={renderControl} markPaths />
       {formError !== null && (
         <p role="alert" className="error-text form-error">
           {formError}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stepById, type FieldDef } from './definition';
 import { checkValue, isEmptyAnswer, listEntries, missingAnswers, ruleAccepts, stepIssues, type ValidationContext } from './validate';
+import { contactBasics } from '../test/answers';
 
 const context: ValidationContext = { category: 'prenatal', today: '2025-03-05' };
 const field = (stepId: string, path: string): FieldDef => {
@@ -197,12 +198,7 @@ describe('issues and missing answers of a step', () => {
     const complete = {
       intake: {
         contactInfo: {
-          lastName: 'ヤマダ',
-          firstName: 'ハナコ',
-          email: 'hanako@example.jp',
-          phone: '03-1234-5678',
-          country: 'JP',
-          subdivision: '東京都',
+          ...contactBasics,
           registrant: 'other',
           registrantOther: '姉',
           pregnantWomanAttendance: 1,

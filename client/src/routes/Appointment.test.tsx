@@ -35,6 +35,24 @@ async function openCalendar(options: Parameters<typeof seedBooking>[0] = {}, loc
 
 const day = (name: string) => screen.getByRole('button', { name });
 
+/** Opens the calendar (in `locale`) with March free, and chooses Wednesday 5 March at 10:00. */
+async function choose5MarchAt10(user: ReturnType<typeof userEvent.setup>, locale: 'en' | 'ja' = 'en') {
+  await openCalendar({}, locale);
+  await pushMonth('2025-03', march);
+  await user.click(day(locale === 'en' ? 'Wednesday, March 5, 2025' : '2025年3月5日水曜日'));
+  await user.click(screen.getByRole('radio', { name: '10:00' }));
+}
+
+/** appointment-hold refuses: the booking has held times for as long as it may, until 09:41 in Tokyo. */
+function refuseAtHoldLimit() {
+  server.on('/functions/appointment-hold', () =>
+    refuse('ABORTED', 409, 'This booking has kept a time on hold for as long as allowed.', {
+      reason: 'holdLimit',
+      retryAfter: '2025-03-03T00:41:00.000Z',
+    }),
+  );
+}
+
 describe('/b/appointment: the calendar', () => {
   it('looks for free times, then shows the month as 6 weeks of 7 days, free days in the clinic zone', async () => {
     await openCalendar();
@@ -245,10 +263,7 @@ describe('/b/appointment: choosing and holding a time', () => {
 
   it('tells at once when someone takes the chosen time, and offers the nearest free ones', async () => {
     const user = userEvent.setup();
-    await openCalendar();
-    await pushMonth('2025-03', march);
-    await user.click(day('Wednesday, March 5, 2025'));
-    await user.click(screen.getByRole('radio', { name: '10:00' }));
+    await choose5MarchAt10(user);
 
     // Someone else holds 10:00: the month document no longer lists it.
     await pushMonth('2025-03', march.slice(1));
@@ -270,10 +285,7 @@ describe('/b/appointment: choosing and holding a time', () => {
 
   it('keeps the time with "any counselor" when only the chosen counselor is gone', async () => {
     const user = userEvent.setup();
-    await openCalendar();
-    await pushMonth('2025-03', march);
-    await user.click(day('Wednesday, March 5, 2025'));
-    await user.click(screen.getByRole('radio', { name: '10:00' }));
+    await choose5MarchAt10(user);
     await user.click(screen.getByRole('radio', { name: 'Counselor c-tanaka' }));
     await pushMonth('2025-03', [slot('2025-03-05T10:00', ['c-sato']), ...march.slice(1)]);
     expect(await screen.findByRole('alert')).toHaveProperty(
@@ -292,10 +304,7 @@ describe('/b/appointment: choosing and holding a time', () => {
       }),
     );
     const user = userEvent.setup();
-    await openCalendar();
-    await pushMonth('2025-03', march);
-    await user.click(day('Wednesday, March 5, 2025'));
-    await user.click(screen.getByRole('radio', { name: '10:00' }));
+    await choose5MarchAt10(user);
     await user.click(screen.getByRole('button', { name: 'Hold this time' }));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Sorry, March 5, 2025 at 10:00 has just been taken. Please choose another time.')).toBeTruthy();
@@ -310,17 +319,9 @@ describe('/b/appointment: choosing and holding a time', () => {
 
   it('says when the booking has held times for as long as it may, and when it may again', async () => {
     fakeSaves();
-    server.on('/functions/appointment-hold', () =>
-      refuse('ABORTED', 409, 'This booking has kept a time on hold for as long as allowed.', {
-        reason: 'holdLimit',
-        retryAfter: '2025-03-03T00:41:00.000Z',
-      }),
-    );
+    refuseAtHoldLimit();
     const user = userEvent.setup();
-    await openCalendar();
-    await pushMonth('2025-03', march);
-    await user.click(day('Wednesday, March 5, 2025'));
-    await user.click(screen.getByRole('radio', { name: '10:00' }));
+    await choose5MarchAt10(user);
     await user.click(screen.getByRole('button', { name: 'Hold this time' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('This booking has kept a time on hold for as long as allowed. You can choose a time again from 09:41.');
@@ -329,17 +330,9 @@ describe('/b/appointment: choosing and holding a time', () => {
 
   it('says so in Japanese too', async () => {
     fakeSaves();
-    server.on('/functions/appointment-hold', () =>
-      refuse('ABORTED', 409, 'This booking has kept a time on hold for as long as allowed.', {
-        reason: 'holdLimit',
-        retryAfter: '2025-03-03T00:41:00.000Z',
-      }),
-    );
+    refuseAtHoldLimit();
     const user = userEvent.setup();
-    await openCalendar({}, 'ja');
-    await pushMonth('2025-03', march);
-    await user.click(screen.getByRole('button', { name: '2025年3月5日水曜日' }));
-    await user.click(screen.getByRole('radio', { name: '10:00' }));
+    await choose5MarchAt10(user, 'ja');
     await user.click(screen.getByRole('button', { name: 'この日時を仮押さえする' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('この予約で日時を仮押さえできる時間の上限に達しました。09:41以降にもう一度日時を選べます。');
@@ -354,10 +347,7 @@ describe('/b/appointment: choosing and holding a time', () => {
       }),
     );
     const user = userEvent.setup();
-    await openCalendar();
-    await pushMonth('2025-03', march);
-    await user.click(day('Wednesday, March 5, 2025'));
-    await user.click(screen.getByRole('radio', { name: '10:00' }));
+    await choose5MarchAt10(user);
     await user.click(screen.getByRole('button', { name: 'Hold this time' }));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText(/Please agree to the handling of your information first\./)).toBeTruthy();

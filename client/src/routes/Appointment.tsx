@@ -25,30 +25,17 @@ import { WhenIntakeReady } from '../intake/WhenIntakeReady';
 import {
   clampMonth,
   gestationWeeksOf,
-  insideWindow,
   monthKey,
   monthOf,
   monthRange,
   pregnancyWindow,
   readRange,
-  type PregnancyWindow,
 } from '../booking/calendar';
 import { formatDay, timeZoneName } from '../booking/format';
 import { holdRefusal, liveHold, type HoldRefusal } from '../booking/hold';
-import { liveMonths, useMonthDocument, vacanciesPath, type LiveMonthsState, type MonthDocument } from '../booking/liveMonths';
-import {
-  ANY_COUNSELOR,
-  findSlot,
-  instantOf,
-  isOffered,
-  nearestSlots,
-  parseVacancies,
-  placeSlots,
-  slotsByDay,
-  withOwnHold,
-  zonedMoment,
-  type PlacedSlot,
-} from '../booking/slots';
+import { liveMonths, useMonthDocument, vacanciesPath, type LiveMonthsState } from '../booking/liveMonths';
+import { ANY_COUNSELOR, findSlot, instantOf, slotsByDay, zonedMoment, type PlacedSlot } from '../booking/slots';
+import { firstFreeDay, monthSlots, refusalAlternatives, takenNotice, zoneOf } from '../booking/vacancies';
 import { useNow } from '../booking/useNow';
 import { formatDate } from '../i18n/format';
 import { isLocale, locales, type Locale } from '../i18n/locale';
@@ -56,7 +43,6 @@ import { applicableSteps, APPOINTMENT_ROUTE, getPath, REVIEW_ROUTE } from '../in
 import { callFunction, errorMessageKey, FunctionsError, outbox } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale, selectService } from '../store/selectors';
-import { isRecord } from '../isRecord';
 import { ErrorText } from '../components/FieldParts';
 
 /** The service's booking horizon when service-read does not give one (the server's default). */
@@ -131,25 +117,6 @@ interface PickerProps {
   today: string;
 }
 
-/** The zone of a month document's times (the clinic's). */
-function zoneOf(doc: MonthDocument | undefined, fallback: string): string {
-  return parseVacancies(doc?.data).timezone ?? fallback;
-}
-
-/** The month's slots as the calendar shows them: the person's own hold put back, the pregnancy window applied. */
-function monthSlots(
-  doc: MonthDocument | undefined,
-  month: string | null,
-  own: { start: string; counselorId: string; date: string } | null,
-  timeZone: string,
-  window: PregnancyWindow | null,
-): PlacedSlot[] | null {
-  if (!doc || month === null) return null;
-  const { slots } = parseVacancies(doc.exists ? doc.data : null);
-  const mine = own && monthKey(monthOf(own.date)) === monthKey(month) ? own : null;
-  return insideWindow(placeSlots(withOwnHold(slots, mine), timeZone), window);
-}
-
 /** Why the last "Hold this time" failed; with a way to the consent when that is missing. */
 interface HoldError {
   text: string;
@@ -204,10 +171,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     let current = true;
     callFunction('vacancies-read', { clinicId, serviceId, from, to }).then(
       (reply) => {
-        if (!current) return;
-        const { timezone, slots } = parseVacancies(reply);
-        const placed = placeSlots(slots, timezone ?? clinicZone);
-        setFirstRead({ status: 'done', firstDay: placed[0]?.date ?? null });
+        if (current) setFirstRead({ status: 'done', firstDay: firstFreeDay(reply, clinicZone) });
       },
       () => {
         if (current) setFirstRead({ status: 'failed' });
@@ -248,16 +212,11 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
       const zone = zoneOf(doc, current.clinicZone);
       const slots = monthSlots(doc, current.dateMonth, current.own, zone, current.window);
       if (slots === null) return;
-      const at = Number(values.time);
-      if (isOffered(slots, at, values.counselorId)) return;
-      const when = zonedMoment(new Date(at).toISOString(), zone) ?? { date: values.date, time: '' };
-      if (findSlot(slots, at)) {
-        setTaken({ reason: 'counselor', ...when, alternatives: [] });
-        setValue('counselorId', ANY_COUNSELOR);
-        return;
-      }
-      setTaken({ reason: 'taken', ...when, alternatives: nearestSlots(slots, at) });
-      setValue('time', '');
+      const notice = takenNotice(slots, { date: values.date, at: Number(values.time), counselorId: values.counselorId }, zone);
+      if (notice === null) return;
+      setTaken(notice);
+      // A taken time is no choice any more; a counselor no longer free leaves the time chosen.
+      if (notice.reason === 'taken') setValue('time', '');
       setValue('counselorId', ANY_COUNSELOR);
     };
     return liveMonths.store.subscribe(check);
@@ -297,8 +256,8 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
       setHolding(false);
       const details: unknown = error instanceof FunctionsError ? error.details : undefined;
       const refusal = error instanceof FunctionsError ? holdRefusal(error.code, details) : null;
-      if (error instanceof FunctionsError && error.code === 'aborted' && isRecord(details) && Array.isArray(details.alternatives)) {
-        const alternatives = insideWindow(placeSlots(parseVacancies({ slots: details.alternatives }).slots, timeZone), window);
+      const alternatives = error instanceof FunctionsError && error.code === 'aborted' ? refusalAlternatives(details, timeZone, window) : null;
+      if (alternatives !== null) {
         setTaken({ reason: 'taken', date: slot.date, time: slot.time, alternatives });
         setValue('time', '');
         setValue('counselorId', ANY_COUNSELOR);
@@ -376,12 +335,9 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
               onMonthChange={(next) => {
                 setMonth(next);
               }}
-              today={today}
-              byDay={shownByDay}
-              window={window}
+              days={{ today, byDay: shownByDay, window, loading: loadingMonth }}
               selected={date}
               onSelect={pickDay}
-              loading={loadingMonth}
               locale={locale}
             />
           </div>

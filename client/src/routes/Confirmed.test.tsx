@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auth } from '../auth/session';
-import { completeIntake, seedBooking } from '../test/booking';
+import { completeIntake, readyBooking, seedBooking, summaryRows } from '../test/booking';
 import { bindAuthToStore, fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
 import { renderApp } from '../test/renderApp';
 
@@ -10,14 +10,9 @@ let view: ReturnType<typeof renderApp> | undefined;
 let server: FakeServer;
 
 const confirmed = {
+  ...readyBooking,
   status: 'confirmed',
-  patientRole: 90,
-  agreedToTerms: true,
   locale: 'en',
-  date: '2025-03-05',
-  time: '11:00',
-  timezone: 'Asia/Tokyo',
-  counselorId: 'c-brown',
   holdExpiresAt: null,
   joinUrl: 'https://meet.example.org/gc-abcdefghijklmnopqrstuvwx',
 };
@@ -43,10 +38,7 @@ describe('/b/confirmed', () => {
   it('shows the booking in the clinic zone, the join link and the return-home countdown', async () => {
     await openConfirmed();
     const card = screen.getByRole('region', { name: 'Your appointment' });
-    const rows = within(card)
-      .getAllByRole('term')
-      .map((term) => [term.textContent, term.nextElementSibling?.textContent]);
-    expect(rows).toEqual([
+    expect(summaryRows(card)).toEqual([
       ['Date', 'March 5, 2025'],
       ['Time', '11:00 (Japan Standard Time)'],
       ['Counselor', 'Counselor c-brown'],

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ErrorText, FieldError, FieldLabel } from '../components/FieldParts';
+import { EMAIL_INPUT, ErrorText, FieldError, FieldLabel } from '../components/FieldParts';
 import { Screen } from '../components/ScreenPlaceholder';
 import { definitionMessage } from '../intake';
 import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
@@ -162,10 +162,7 @@ export default function Contact() {
         <div className="field">
           <FieldLabel htmlFor="contact-email" label={t('contact.email')} required />
           <input
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            spellCheck={false}
+            {...EMAIL_INPUT}
             {...fieldProps('email')}
             {...register('email', {
               validate: { required, email: (value) => isValidEmail(value) || 'email' },

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../booking/navigation';
-import { completeIntake, pushAppointment, seedBooking } from '../test/booking';
+import { completeIntake, pushAppointment, readyBooking, seedBooking, summaryRows } from '../test/booking';
 import { fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
 import { alice, renderApp } from '../test/renderApp';
 
@@ -14,14 +14,9 @@ const priced = { price: { amount: 16500, currency: 'JPY' } };
 
 /** Submitted, waiting for its payment; the hold covers the open checkout session. */
 const pending = {
+  ...readyBooking,
   status: 'pending_payment',
-  patientRole: 90,
-  agreedToTerms: true,
   locale: 'en',
-  date: '2025-03-05',
-  time: '11:00',
-  timezone: 'Asia/Tokyo',
-  counselorId: 'c-brown',
   holdExpiresAt: new Date(T0 + 36 * 60_000).toISOString(),
   payment: { status: 'open', sessionId: 'cs_test_1', url: 'http://127.0.0.1:12111/pay/cs_test_1', attempt: 1 },
 };
@@ -53,10 +48,7 @@ describe('/b/checkout', () => {
     const user = userEvent.setup();
     open('/b/checkout', pending);
     const card = await screen.findByRole('region', { name: 'Your booking' });
-    const rows = within(card)
-      .getAllByRole('term')
-      .map((term) => [term.textContent, term.nextElementSibling?.textContent]);
-    expect(rows).toEqual([
+    expect(summaryRows(card)).toEqual([
       ['Service', 'Hereditary cancer counseling'],
       ['Price', '¥16,500'],
       ['Date', 'March 5, 2025'],

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { completeIntake, pushAppointment, seedBooking } from '../test/booking';
+import { completeIntake, pushAppointment, readyBooking, seedBooking, summaryRows } from '../test/booking';
 import { createI18n } from '../i18n';
 import { useAppStore } from '../store';
 import { fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
@@ -19,13 +19,8 @@ const minutes = (n: number) => n * 60_000;
 /** A draft that holds 5 March 11:00 (Tokyo) with c-brown, e-mails in Japanese, terms agreed. */
 function held(expiresAt: number, extra: Record<string, unknown> = {}) {
   return {
-    patientRole: 90,
-    agreedToTerms: true,
+    ...readyBooking,
     locale: 'ja',
-    date: '2025-03-05',
-    time: '11:00',
-    timezone: 'Asia/Tokyo',
-    counselorId: 'c-brown',
     holdExpiresAt: new Date(expiresAt).toISOString(),
     ...extra,
   };
@@ -57,10 +52,7 @@ describe('/b/review: submitting with a held time', () => {
     view = app;
     seedBooking({ intake: completeIntake, fields: held(T0 + minutes(9) + 41_000) });
     const card = await screen.findByRole('region', { name: 'Your appointment' });
-    const rows = within(card)
-      .getAllByRole('term')
-      .map((term) => [term.textContent, term.nextElementSibling?.textContent]);
-    expect(rows).toEqual([
+    expect(summaryRows(card)).toEqual([
       ['Date', 'March 5, 2025'],
       ['Time', '11:00 (Japan Standard Time)'],
       ['Counselor', 'Counselor c-brown'],

@@ -17,29 +17,13 @@ const SECTIONS = [
   'contact',
 ] as const;
 
-/** /terms: the terms of service, in the interface language. */
+/** /terms: the terms of service, in the interface language; what it says of information links to the privacy policy. */
 export default function Terms() {
-  const { t } = useTranslation(['screens', 'routes']);
-  return (
-    <PolicyDocument
-      title={t('routes:terms.title')}
-      lead={t('routes:terms.description')}
-      updated={t('screens:terms.updated')}
-      sections={SECTIONS.map((id) => ({
-        id: `terms-${id}`,
-        heading: t(`screens:terms.${id}.heading`),
-        body: t(`screens:terms.${id}.body`),
-        extra:
-          id === 'contact' ? (
-            <p>
-              <Link to="/contact">{t('screens:policy.contactLink')}</Link>
-            </p>
-          ) : id === 'information' ? (
-            <p>
-              <Link to="/privacy">{t('screens:terms.privacyLink')}</Link>
-            </p>
-          ) : undefined,
-      }))}
-    />
+  const { t } = useTranslation('screens');
+  const privacyLink = (
+    <p>
+      <Link to="/privacy">{t('terms.privacyLink')}</Link>
+    </p>
   );
+  return <PolicyDocument policy="terms" sections={SECTIONS} text={t('terms', { returnObjects: true })} extras={{ information: privacyLink }} />;
 }

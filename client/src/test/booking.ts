@@ -3,7 +3,7 @@
  * appointment with its service and clinic in the store, month documents pushed as the server
  * would, slots in the clinic's zone, and a browser that lives in another time zone.
  */
-import { act, waitFor } from '@testing-library/react';
+import { act, waitFor, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import { useAppStore } from '../store';
 import { completeIntake, pushAppointment, seedAppointment, type SeedOptions } from './intake';
@@ -38,6 +38,26 @@ export function seedBooking({ service = {}, ...options }: BookingSeed = {}): voi
 }
 
 export { completeIntake, pushAppointment };
+
+/**
+ * An appointment's fields once everything is chosen: the patient role, the terms agreed, and
+ * 5 March 2025 11:00 (Tokyo) with c-brown. Tests add the status, the e-mail language and the rest.
+ */
+export const readyBooking = {
+  patientRole: 90,
+  agreedToTerms: true,
+  date: '2025-03-05',
+  time: '11:00',
+  timezone: CLINIC_ZONE,
+  counselorId: 'c-brown',
+};
+
+/** A booking summary card's rows, as [term, its description]: what the person reads. */
+export function summaryRows(card: HTMLElement): [string | null, string | null | undefined][] {
+  return within(card)
+    .getAllByRole('term')
+    .map((term) => [term.textContent, term.nextElementSibling?.textContent]);
+}
 
 /** A slot of the clinic at a Tokyo wall time "2025-03-05T10:00", one hour long. */
 export function slot(wall: string, counselorIds: string[] = ['c-sato', 'c-tanaka']): Slot {

@@ -9,24 +9,7 @@ import { useAppStore } from '../store';
 
 export const CONSENT_VERSION = '2026-11';
 
-/** A complete cancer-service intake (nothing missing for the review). */
-export const completeIntake = {
-  healthCareProvider: { code: 'AB12' },
-  contactInfo: {
-    lastName: 'ヤマダ',
-    firstName: 'ハナコ',
-    email: 'hanako@example.jp',
-    phone: '03-1234-5678',
-    country: 'JP',
-    subdivision: '東京都',
-    registrant: 'other',
-    registrantOther: 'Sister',
-    hasPrenatalServiceHistory: 0,
-  },
-  profile: { femaleDob: '1990-04-01' },
-  familyMembers: [{ side: 0, relationship: 3, disorders: ['Q90'] }],
-  requests: { expectations: [1, 2], isDepressed: 0, isDispleasured: -1, referralSource: 1 },
-};
+export { completeIntake } from './answers';
 
 export interface SeedOptions {
   category?: 'prenatal' | 'pgt' | 'cancer';
