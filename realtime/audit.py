@@ -8,7 +8,7 @@ from typing import Any
 
 from realtime.identity import Identity
 from storage.db import AsyncSession
-from storage.models import AuditEntry
+from storage.models import Appointment, AuditEntry
 from storage.repo_audit import add_entry
 from storage.types import iso, utcnow
 
@@ -41,6 +41,27 @@ async def record(
         action=action,
         detail=detail,
         client_address=address,
+    )
+
+
+async def record_on(
+    session: AsyncSession,
+    who: Identity,
+    appointment: Appointment,
+    action: str,
+    *,
+    detail: dict[str, Any] | None = None,
+    address: str | None = None,
+) -> None:
+    """An entry about one appointment (its clinic and id)."""
+    await record(
+        session,
+        who,
+        clinic_id=appointment.clinic_id,
+        action=action,
+        appointment_id=appointment.id,
+        detail=detail,
+        address=address,
     )
 
 

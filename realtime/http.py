@@ -93,6 +93,17 @@ def client_ip(request: Request) -> str | None:
     return request.client.host if request.client else None
 
 
+async def read_auth_body(request: Request, state: AppState) -> dict[str, Any]:
+    """The JSON object of a sign-in step (/auth/confirm, /auth/totp). Each changes what a
+    session may do (and /auth/confirm sets the cookie): a foreign page must not submit it
+    for the browser, whichever way the session is carried (login CSRF), so the rule of
+    cookie requests holds for every such body."""
+    refuse_cross_site(
+        request.method, request.headers, state.settings.allowed_origins, untyped_body=True
+    )
+    return await read_object(request)
+
+
 async def read_object(request: Request) -> dict[str, Any]:
     """A JSON object body (at most 64 KiB: LimitBodies), or INVALID_ARGUMENT."""
     return parse_object(await request.body())
@@ -142,12 +153,7 @@ def signed_in_response(state: AppState, signed_in: SignedIn) -> JSONResponse:
 async def auth_confirm(request: Request) -> Response:
     state = state_of(request)
     try:
-        # It sets the session cookie: a foreign page must not sign a browser in to the
-        # attacker's own account (login CSRF), so the same rule as cookie requests holds.
-        refuse_cross_site(
-            request.method, request.headers, state.settings.allowed_origins, untyped_body=True
-        )
-        body = await read_object(request)
+        body = await read_auth_body(request, state)
         signed_in = await confirm(state, email=body.get("email"), token=body.get("token"))
     except FunctionError as exc:
         return error_response(exc)
@@ -158,13 +164,8 @@ async def auth_totp(request: Request) -> Response:
     """A staff session's second factor: `{"code"}` (a TOTP code or a recovery code)."""
     state = state_of(request)
     try:
-        # Like /auth/confirm: it changes what the session may do, so a foreign page must not
-        # submit it for the browser, whichever way the session is carried.
-        refuse_cross_site(
-            request.method, request.headers, state.settings.allowed_origins, untyped_body=True
-        )
+        body = await read_auth_body(request, state)
         who = await identity_of(request)
-        body = await read_object(request)
         await verify(state, who, body.get("code"), client_ip(request))
     except FunctionError as exc:
         return error_response(exc)

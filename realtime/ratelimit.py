@@ -58,6 +58,13 @@ def create_limiter(client: aioredis.Redis | None, namespace: str) -> Limiter:
 TOO_MANY = "Too many requests. Please wait a few minutes and try again."
 
 
+async def enforce_each(limiter: Limiter, limits: dict[str, int], *, window_seconds: int) -> None:
+    """Each key within its limit (key -> limit), in order: the first exceeded refuses and
+    the keys after it are not counted."""
+    for key, limit in limits.items():
+        await enforce(limiter, key, limit=limit, window_seconds=window_seconds)
+
+
 async def enforce(limiter: Limiter, key: str, *, limit: int, window_seconds: int) -> None:
     """RESOURCE_EXHAUSTED over the limit. If Redis is down the request passes (and the
     health check reports the outage): signing in matters more than counting."""

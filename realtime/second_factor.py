@@ -21,7 +21,7 @@ import pyotp
 from realtime.changes import changing
 from realtime.errors import FunctionError, invalid_field, no_access
 from realtime.identity import STAFF_ROLES, Identity
-from realtime.ratelimit import enforce
+from realtime.ratelimit import enforce_each
 from realtime.rules import second_factor_required
 from realtime.state import AppState
 from storage.repo_catalog import get_clinic
@@ -101,19 +101,11 @@ def require_staff_caller(who: Identity | None) -> Identity:
 
 async def _limit(state: AppState, who: Identity, client_ip: str | None) -> None:
     settings = state.settings
-    window = settings.rate_limit_window_seconds
-    await enforce(
-        state.limiter,
-        f"totp-ip:{client_ip or 'unknown'}",
-        limit=settings.totp_attempts_per_ip,
-        window_seconds=window,
-    )
-    await enforce(
-        state.limiter,
-        f"totp-account:{who.uid}",
-        limit=settings.totp_attempts_per_account,
-        window_seconds=window,
-    )
+    limits = {
+        f"totp-ip:{client_ip or 'unknown'}": settings.totp_attempts_per_ip,
+        f"totp-account:{who.uid}": settings.totp_attempts_per_account,
+    }
+    await enforce_each(state.limiter, limits, window_seconds=settings.rate_limit_window_seconds)
 
 
 async def enrol(state: AppState, who: Identity | None, client_ip: str | None) -> Enrolment:

@@ -19,7 +19,7 @@ from realtime.changes import changing
 from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.mail.render import render
-from realtime.ratelimit import enforce
+from realtime.ratelimit import enforce_each
 from realtime.state import AppState
 from realtime.text import clean
 from storage.models import SignInLink
@@ -69,20 +69,9 @@ async def request_link(
     client_ip: str | None,
 ) -> None:
     settings = state.settings
-    window = settings.rate_limit_window_seconds
-    if client_ip:
-        await enforce(
-            state.limiter,
-            f"link-ip:{client_ip}",
-            limit=settings.sign_in_links_per_ip,
-            window_seconds=window,
-        )
-    await enforce(
-        state.limiter,
-        f"link-address:{email}",
-        limit=settings.sign_in_links_per_address,
-        window_seconds=window,
-    )
+    limits = {f"link-ip:{client_ip}": settings.sign_in_links_per_ip} if client_ip else {}
+    limits[f"link-address:{email}"] = settings.sign_in_links_per_address
+    await enforce_each(state.limiter, limits, window_seconds=settings.rate_limit_window_seconds)
     token = secrets.token_urlsafe(32)
     link = f"{settings.public_url.rstrip('/')}/login-confirmation?{urlencode({'token': token})}"
     now = utcnow()

@@ -113,12 +113,11 @@ async def cancel_by_clinic(
         mark_changed(row, now)
         change.row(path, row)
         change.feed(row.clinic_id)
-        await audit.record(
+        await audit.record_on(
             session,
             who,
-            clinic_id=row.clinic_id,
-            appointment_id=row.id,
-            action=audit.APPOINTMENT_CANCEL,
+            row,
+            audit.APPOINTMENT_CANCEL,
             detail={"from": before, "refund": refunding},
             address=address,
         )

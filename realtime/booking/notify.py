@@ -191,12 +191,11 @@ async def resend_counselor_mail(
         booking = Booking(row, clinic, service, claim)
         queued = await booking_mails(state.mailer, session, "confirmed", booking)
         change.mail(*queued[1:])  # the counselor's: the person has theirs
-        await audit.record(
+        await audit.record_on(
             session,
             who,
-            clinic_id=row.clinic_id,
-            appointment_id=row.id,
-            action=audit.MAIL_RESEND,
+            row,
+            audit.MAIL_RESEND,
             detail={"to": "counselor"},
             address=address,
         )

@@ -70,12 +70,11 @@ async def set_outcome(
         row = await clinic_appointment(session, who, appointment_id, for_update=True)
         before = row.status
         row.status = transition(row.status, status)
-        await audit.record(
+        await audit.record_on(
             session,
             who,
-            clinic_id=row.clinic_id,
-            appointment_id=row.id,
-            action=audit.APPOINTMENT_STATUS,
+            row,
+            audit.APPOINTMENT_STATUS,
             detail={"from": before, "to": status},
             address=address,
         )

@@ -78,12 +78,11 @@ async def staff_appointment_read(context: CallContext, data: Any) -> dict[str, A
             "version": row.version,
             "contact": contact_of(user.email, row.intake),
         }
-        await audit.record(
+        await audit.record_on(
             session,
             who,
-            clinic_id=row.clinic_id,
-            appointment_id=row.id,
-            action=audit.INTAKE_READ,
+            row,
+            audit.INTAKE_READ,
             address=context.client_ip,
         )
     return answer
@@ -182,12 +181,11 @@ async def export_intake(
         resource = questionnaire_response(
             document_data(row), category=service.category, locale=locale
         )
-        await audit.record(
+        await audit.record_on(
             session,
             who,
-            clinic_id=row.clinic_id,
-            appointment_id=row.id,
-            action=audit.INTAKE_EXPORT,
+            row,
+            audit.INTAKE_EXPORT,
             detail={"format": "fhir-r4", "resource": "QuestionnaireResponse"},
             address=address,
         )
