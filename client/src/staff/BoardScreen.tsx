@@ -14,7 +14,6 @@ import { counselorName, fullDay, timeZoneName } from '../booking/format';
 import { formatMmSs, secondsLeft } from '../booking/hold';
 import { useNow } from '../booking/useNow';
 import { ErrorText } from '../components/FieldParts';
-import { Loading } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
 import type { Locale } from '../i18n/locale';
 import { todayIn } from '../intake/dates';
@@ -240,7 +239,11 @@ function Board({ clinicId, counselorId }: { clinicId: string; counselorId: strin
                 {t('board.refused')} {t(errorMessageKey(new FunctionsError(error.code, error.code)))}
               </ErrorText>
             ))}
-          {error === undefined && document === undefined && <Loading />}
+          {error === undefined && document === undefined && (
+            <p role="status" className="loading">
+              {t('board.loading')}
+            </p>
+          )}
           {document !== undefined && days.length === 0 && <p>{t('board.empty')}</p>}
           {days.map((day) => {
             const count = day.counselors.reduce((sum, group) => sum + group.bookings.length, 0);
