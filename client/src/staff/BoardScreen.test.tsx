@@ -101,7 +101,7 @@ describe('/staff: the bookings board', () => {
     await pushClinicDocument(BOOKINGS, { bookings: first });
     const today = await screen.findByRole('region', { name: /March 3, 2025/ });
     expect(names(today)).toEqual(['Sato']);
-    expect((screen.getByLabelText('Counselor') as HTMLSelectElement).value).toBe('c-sato');
+    expect(screen.getByLabelText<HTMLSelectElement>('Counselor').value).toBe('c-sato');
     await user.selectOptions(screen.getByLabelText('Counselor'), '');
     expect(names(dayNamed(/March 3, 2025/))).toEqual(['Sato', 'Counselor c-tanaka']);
   });
