@@ -4,7 +4,7 @@ politely), with no serious or critical axe-core finding: in Japanese on a phone 
 and in English on a desktop in another zone. Screenshots go to var/e2e-screenshots/."""
 
 import pytest
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, ViewportSize, expect
 
 from tests.e2e.test_accessibility import assert_accessible, browser_locale
 from tests.support.booking import free_slots, person
@@ -18,7 +18,7 @@ BOARD_LOADING = {"ja": "予約を読み込んでいます…", "en": "Loading th
 ON_HOLD = {"ja": "仮押さえ", "en": "On hold"}
 NEW_BOOKING = {"ja": "新しい予約：", "en": "New booking: "}
 
-LAYOUTS = [
+LAYOUTS: list[tuple[str, str, ViewportSize, str]] = [
     ("ja", "Asia/Tokyo", {"width": 390, "height": 844}, "phone"),
     ("en", "America/New_York", {"width": 1366, "height": 900}, "desktop"),
 ]
@@ -30,7 +30,7 @@ async def test_staff_board(
     sqlite_server: ServerProcess,
     lang: str,
     zone: str,
-    viewport: dict[str, int],
+    viewport: ViewportSize,
     name: str,
 ) -> None:
     base = sqlite_server.url
@@ -67,7 +67,9 @@ async def test_staff_board(
         await page.wait_for_timeout(350)
         await assert_accessible(page, f"/staff ({lang}, {name})")
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        await page.screenshot(path=str(SCREENSHOTS / f"staff-board-{lang}-{name}.png"), full_page=True)
+        await page.screenshot(
+            path=str(SCREENSHOTS / f"staff-board-{lang}-{name}.png"), full_page=True
+        )
 
         # Another person holds a time: it appears live, highlighted and announced.
         other = (await free_slots(second.sock))[0]
@@ -76,7 +78,9 @@ async def test_staff_board(
         announcer = page.get_by_test_id("board-announcer")
         await expect(announcer).to_contain_text(NEW_BOOKING[lang], timeout=15_000)
         await expect(announcer).to_have_attribute("aria-live", "polite")
-        fresh = page.locator(f'li[data-new]:has(a[href="/staff/appointments/{second.appointment_id}"])')
+        fresh = page.locator(
+            f'li[data-new]:has(a[href="/staff/appointments/{second.appointment_id}"])'
+        )
         await expect(fresh).to_be_visible()
         await assert_accessible(page, f"/staff with a new booking ({lang}, {name})")
         await page.screenshot(
