@@ -52,6 +52,12 @@ describe('a staff identity never lands in the questionnaire', () => {
     expect(view.router.state.location.state).toEqual({ from: '/staff/appointments/a1' });
   });
 
+  it('the sign-in page offers a signed-in staff member the board, not the booking', async () => {
+    view = renderApp('/', { user: staffToday });
+    expect((await screen.findByRole('link', { name: 'Go to the bookings board' })).getAttribute('href')).toBe('/staff');
+    expect(screen.queryByRole('link', { name: 'Continue your booking' })).toBeNull();
+  });
+
   it('an appointment link opens its placeholder page', async () => {
     view = renderApp('/staff/appointments/a1', { user: admin });
     await screen.findByRole('heading', { level: 1, name: 'Appointment a1' });
