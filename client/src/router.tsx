@@ -9,6 +9,7 @@ import { Loading } from './components/Loading';
 import { RequireAuth } from './auth/RequireAuth';
 import { RouteError } from './components/RouteError';
 import { serviceAliases } from './contract';
+import { RequireStaff } from './staff/RequireStaff';
 
 type ScreenModule = Promise<{ default: ComponentType }>;
 
@@ -49,6 +50,13 @@ const bookingSteps: RouteObject[] = [
   { path: 'pgt-reports', lazy: screen(() => import('./routes/PgtReports')) },
 ];
 
+/** The clinic's side under /staff (guarded by RequireStaff: staff only, second factor first). */
+const staffScreens: RouteObject[] = [
+  { index: true, lazy: screen(() => import('./staff/BoardScreen')) },
+  { path: 'second-factor', lazy: screen(() => import('./staff/SecondFactorScreen')) },
+  { path: 'appointments/:appointmentId', lazy: screen(() => import('./staff/AppointmentScreen')) },
+];
+
 export const routes: RouteObject[] = [
   {
     path: '/',
@@ -69,6 +77,7 @@ export const routes: RouteObject[] = [
           { path: 'c/:clinicId', lazy: screen(() => import('./routes/ClinicLogin')) },
           { path: 'login-confirmation', lazy: screen(() => import('./routes/LoginConfirmation')) },
           { path: 'b', element: <RequireAuth />, children: bookingSteps },
+          { path: 'staff', element: <RequireStaff />, children: staffScreens },
           { path: 'contact', lazy: screen(() => import('./routes/Contact')) },
           { path: 'contact-confirmation', lazy: screen(() => import('./routes/ContactConfirmation')) },
           { path: 'downloads/:clinicId/:docId/:locale', lazy: screen(() => import('./routes/Downloads')) },

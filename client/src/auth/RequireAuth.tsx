@@ -1,20 +1,24 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAppStore } from '../store';
-import { selectAuthReady, selectIsSignedIn } from '../store/selectors';
+import { selectAuthReady, selectAuthUser, selectIsSignedIn } from '../store/selectors';
 import { Loading } from '../components/Loading';
+import { isStaff, STAFF_HOME } from './roles';
 
 /** Query parameter of `/` that names where to go after signing in. */
 export const NEXT_PARAM = 'next';
 
 /**
  * Guards the booking steps: a signed-out visitor goes to the login screen, which gets the
- * intended path in `?next=` (and in the navigation state as `from`).
+ * intended path in `?next=` (and in the navigation state as `from`); clinic staff have no
+ * booking of their own and go to their board (`/staff`).
  */
 export function RequireAuth() {
   const ready = useAppStore(selectAuthReady);
   const signedIn = useAppStore(selectIsSignedIn);
+  const staff = useAppStore((state) => isStaff(selectAuthUser(state)));
   const location = useLocation();
   if (!ready) return <Loading />;
+  if (staff) return <Navigate to={STAFF_HOME} replace />;
   if (!signedIn) {
     const intended = `${location.pathname}${location.search}`;
     const search = new URLSearchParams({ [NEXT_PARAM]: intended });

@@ -7,6 +7,7 @@ import { selectAuthUser, selectLoginNotice } from '../store/selectors';
 import { CheckInbox } from './CheckInbox';
 import { EmailForm } from './EmailForm';
 import { nextPathAfterSignIn } from './RequireAuth';
+import { isStaff, STAFF_HOME } from './roles';
 import { useSignInLink } from './useSignInLink';
 
 const noticeKeys = {
@@ -20,7 +21,7 @@ const noticeKeys = {
  * form, then "check your inbox". A signed-in person is offered to continue instead.
  */
 export function SignInPanel({ entry }: { entry: SignInEntry }) {
-  const { t } = useTranslation(['common', 'routes', 'errors', 'booking']);
+  const { t } = useTranslation(['common', 'routes', 'errors', 'booking', 'staff']);
   const user = useAppStore(selectAuthUser);
   const notice = useAppStore(selectLoginNotice);
   const [search] = useSearchParams();
@@ -32,7 +33,11 @@ export function SignInPanel({ entry }: { entry: SignInEntry }) {
       <div className="card">
         <p>{t('routes:login.signedInAs', { email: user.email })}</p>
         <p>
-          <Link to={nextPathAfterSignIn(search)}>{t('routes:login.continue')}</Link>
+          {isStaff(user) ? (
+            <Link to={nextPathAfterSignIn(search, STAFF_HOME)}>{t('staff:secondFactor.toBoard')}</Link>
+          ) : (
+            <Link to={nextPathAfterSignIn(search)}>{t('routes:login.continue')}</Link>
+          )}
         </p>
       </div>
     );

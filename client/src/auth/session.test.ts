@@ -8,7 +8,7 @@ import {
   rememberEmailForSignIn,
   signInEntry,
 } from './emailLink';
-import { AuthClient } from './session';
+import { AuthClient, parseSessionReply } from './session';
 
 const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : input.toString());
 
@@ -105,5 +105,18 @@ describe('the address remembered on this device', () => {
     expect(signInEntry()).toEqual({});
     localStorage.setItem('genecounsel.signInEntry', '{"clinicId": 5, "serviceId": "pgt"}');
     expect(signInEntry()).toEqual({ serviceId: 'pgt' });
+  });
+});
+
+describe('parseSessionReply: staff fields', () => {
+  it("reads a counselor's counselorId and the second factor; leaves them out when absent or unknown", () => {
+    expect(
+      parseSessionReply({
+        data: { uid: 's2', email: 'sato@demo-clinic.example', role: 'counselor', clinicId: 'demo-clinic', counselorId: 'c-sato', secondFactor: 'enrol' },
+      }),
+    ).toEqual({ uid: 's2', email: 'sato@demo-clinic.example', role: 'counselor', clinicId: 'demo-clinic', counselorId: 'c-sato', secondFactor: 'enrol' });
+    expect(
+      parseSessionReply({ data: { uid: 's1', email: 'staff@demo-clinic.example', role: 'clinic_staff', clinicId: 'demo-clinic', secondFactor: 'maybe' } }),
+    ).toEqual({ uid: 's1', email: 'staff@demo-clinic.example', role: 'clinic_staff', clinicId: 'demo-clinic' });
   });
 });

@@ -3,12 +3,12 @@
  * resolution of the session fires the first change; later sign-ins and sign-outs fire again.
  *
  * Server endpoints (docs/protocol.md "Sign-in by e-mail link"): GET /auth/session -> {"data": {uid, email, role,
- * clinicId} | null} (cookie or bearer); POST /auth/confirm {email, token} -> {"data": {uid,
- * email, token}} plus the HttpOnly session cookie; POST /auth/sign-out.
+ * clinicId, counselorId?, secondFactor?} | null} (cookie or bearer); POST /auth/confirm {email, token} -> {"data": {uid,
+ * email, token}} plus the HttpOnly session cookie; POST /auth/totp {code} (staff's second factor); POST /auth/sign-out.
  */
 import { codeForHttpStatus } from '../contract';
 import { errorFromWire, FunctionsError } from '../realtime/errors';
-import type { AuthUser } from '../store/types';
+import type { AuthUser, SecondFactorState } from '../store/types';
 import { getToken as readToken, setToken as writeToken } from './token';
 import { isRecord } from '../isRecord';
 
@@ -30,7 +30,16 @@ export function parseSessionReply(body: unknown): AuthUser | null | undefined {
   const { data } = body;
   if (data === null) return null;
   if (!isRecord(data) || typeof data.uid !== 'string' || typeof data.email !== 'string') return undefined;
-  return { uid: data.uid, email: data.email, role: optionalString(data.role), clinicId: optionalString(data.clinicId) };
+  const user: AuthUser = { uid: data.uid, email: data.email, role: optionalString(data.role), clinicId: optionalString(data.clinicId) };
+  const counselorId = optionalString(data.counselorId);
+  if (counselorId !== null) user.counselorId = counselorId;
+  const secondFactor = parseSecondFactor(data.secondFactor);
+  if (secondFactor !== null) user.secondFactor = secondFactor;
+  return user;
+}
+
+function parseSecondFactor(value: unknown): SecondFactorState | null {
+  return value === 'required' || value === 'enrol' || value === 'ok' ? value : null;
 }
 
 export class AuthClient {
@@ -115,6 +124,38 @@ export class AuthClient {
   }
 
   /**
+   * The staff second factor: `POST /auth/totp` `{code}` (a TOTP code or a recovery code), sent
+   * like `/auth/confirm` plus the bearer when one is known. On 200 the same session is fully
+   * authorised: the user's `secondFactor` becomes "ok" (listeners are told). Rejects with a
+   * FunctionsError carrying the server's message (401 `unauthenticated` for a wrong code).
+   */
+  async verifySecondFactor(code: string): Promise<AuthUser | null> {
+    const token = this.deps.getToken();
+    let response: Response;
+    try {
+      response = await this.deps.fetch('/auth/totp', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ code }),
+        credentials: 'include',
+      });
+    } catch {
+      throw new FunctionsError('unavailable', 'Network request failed.');
+    }
+    const body: unknown = await response.json().catch(() => null);
+    if (!response.ok) {
+      const status = codeForHttpStatus(response.status);
+      throw errorFromWire(body, response.status) ?? new FunctionsError(status, status);
+    }
+    const data = isRecord(body) && isRecord(body.data) ? body.data : null;
+    if (data?.secondFactor !== 'ok') throw new FunctionsError('internal', 'Response is missing data field.');
+    const base = this.user ?? (await this.fetchSession());
+    const user = base === null ? null : { ...base, secondFactor: 'ok' as const };
+    this.publish(user);
+    return user;
+  }
+
+  /**
    * Signs out here at once (listeners reset the store and close the socket), then revokes the
    * session on the server, best effort: its cookie and bearer alike.
    */
@@ -160,7 +201,12 @@ export class AuthClient {
 
   private publish(user: AuthUser | null): void {
     const first = !this.resolved;
-    const changed = this.user?.uid !== user?.uid || this.user?.role !== user?.role || this.user?.clinicId !== user?.clinicId;
+    const changed =
+      this.user?.uid !== user?.uid ||
+      this.user?.role !== user?.role ||
+      this.user?.clinicId !== user?.clinicId ||
+      this.user?.counselorId !== user?.counselorId ||
+      this.user?.secondFactor !== user?.secondFactor;
     this.resolved = true;
     this.user = user;
     if (!first && !changed) return;

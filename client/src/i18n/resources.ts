@@ -9,17 +9,19 @@ import enErrors from '../locales/en/errors.json';
 import enIntake from '../locales/en/intake.json';
 import enRoutes from '../locales/en/routes.json';
 import enScreens from '../locales/en/screens.json';
+import enStaff from '../locales/en/staff.json';
 import jaBooking from '../locales/ja/booking.json';
 import jaCommon from '../locales/ja/common.json';
 import jaErrors from '../locales/ja/errors.json';
 import jaIntake from '../locales/ja/intake.json';
 import jaRoutes from '../locales/ja/routes.json';
 import jaScreens from '../locales/ja/screens.json';
+import jaStaff from '../locales/ja/staff.json';
 
-export const namespaces = ['common', 'routes', 'errors', 'intake', 'screens', 'booking'] as const;
+export const namespaces = ['common', 'routes', 'errors', 'intake', 'screens', 'booking', 'staff'] as const;
 export type Namespace = (typeof namespaces)[number];
 
 export const resources = {
-  ja: { common: jaCommon, routes: jaRoutes, errors: jaErrors, intake: jaIntake, screens: jaScreens, booking: jaBooking },
-  en: { common: enCommon, routes: enRoutes, errors: enErrors, intake: enIntake, screens: enScreens, booking: enBooking },
+  ja: { common: jaCommon, routes: jaRoutes, errors: jaErrors, intake: jaIntake, screens: jaScreens, booking: jaBooking, staff: jaStaff },
+  en: { common: enCommon, routes: enRoutes, errors: enErrors, intake: enIntake, screens: enScreens, booking: enBooking, staff: enStaff },
 } as const;

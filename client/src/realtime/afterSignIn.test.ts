@@ -233,8 +233,8 @@ describe('after sign-in: the appointment', () => {
     expect(t.store.getState().loginNotice).toBe('appointmentFailed');
   });
 
-  it('leaves staff accounts without an appointment', async () => {
-    const t = setup({}, { uid: 's1', email: 'staff@demo-clinic.example', role: 'clinic_staff', clinicId: 'demo-clinic' });
+  it.each(['clinic_staff', 'clinic_admin', 'counselor'])('leaves staff accounts (%s) without an appointment', async (role) => {
+    const t = setup({}, { uid: 's1', email: 'staff@demo-clinic.example', role, clinicId: 'demo-clinic' });
     t.pushUser(1, { locale: 'ja' });
     await flush();
     expect(t.namesCalled()).toEqual([]);

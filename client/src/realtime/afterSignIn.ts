@@ -15,6 +15,7 @@
  *   appointment's `clinicId` / `serviceId` change, not on every push of the appointment.
  * - A socket refused as `unauthenticated`, or a `session` event `expired`: signed out here too.
  */
+import { isStaff } from '../auth/roles';
 import { isLocale } from '../i18n/locale';
 import type { AppStore, LoginNotice } from '../store';
 import { selectAppointmentId } from '../store/selectors';
@@ -124,7 +125,7 @@ export function bindAfterSignIn(deps: AfterSignInDeps): () => void {
   async function createAppointment(who: string): Promise<void> {
     const state = store.getState();
     if (appointmentRequested || state.documents.user?.path !== `users/${who}`) return;
-    if (selectAppointmentId(state) !== null || state.session.user?.role === 'clinic_staff') return;
+    if (selectAppointmentId(state) !== null || isStaff(state.session.user)) return;
     // The record lost its appointmentId because the person cancelled it: the server ends the
     // session right after (appointment-cancel), so no new appointment is asked for.
     if (state.documents.appointment?.data?.status === 'cancelled') return;

@@ -7,7 +7,14 @@ export interface AuthUser {
   email: string;
   role: string | null;
   clinicId: string | null;
+  /** A counselor's own counselor id (role `counselor`); absent or null otherwise. */
+  counselorId?: string | null;
+  /** Staff only: whether the session still needs its second factor (absent: "ok"). */
+  secondFactor?: SecondFactorState;
 }
+
+/** A staff session's second factor (docs/protocol.md "Names fixed for the coming staff ..."). */
+export type SecondFactorState = 'required' | 'enrol' | 'ok';
 
 /** A live document as pushed by the server (docs/protocol.md "Live documents"). */
 export interface Snapshot {
