@@ -1,9 +1,8 @@
 /**
- * Who is signed in, by role (docs/protocol.md "Names fixed for the coming staff ..."): a client
- * (no staff role) books for themselves; staff work on the clinic's side under `/staff`.
- * Today's server answers the one staff role `clinic_staff` (treated as `clinic_admin`); the
- * server is moving to `counselor` (with `counselorId`) and `clinic_admin`, and to a second
- * factor (`secondFactor`: a missing one counts as "ok").
+ * Who is signed in, by role (docs/protocol.md "Staff sign-in and roles"): a client (no staff
+ * role) books for themselves; staff (`counselor` with a `counselorId`, or `clinic_admin`) work
+ * on the clinic's side under `/staff`, after their second factor (`secondFactor`). The role
+ * `clinic_staff` of servers before the two roles reads as `clinic_admin`.
  */
 import type { AuthUser, SecondFactorState } from '../store/types';
 
