@@ -196,7 +196,12 @@ describe('callFunction over HTTP', () => {
 });
 
 describe('callFunction over the socket', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('emits call {name, data} and reads the ack like an HTTP reply', async () => {
+    vi.useFakeTimers(); // the clock stands still: the time left is the whole timeout
     const socketCall = vi.fn<NonNullable<CallableDeps['socketCall']>>(() => Promise.resolve({ data: { sent: true } }));
     const { fetch, call } = setup([], { socketCall });
     await expect(call('sendEmail-authLink', { email: 'a@example.com' }, { transport: 'socket' })).resolves.toEqual({
