@@ -13,6 +13,7 @@ import { createStore, useStore, type StoreApi } from 'zustand';
 import { realtime, subscribe, unsubscribe } from '../realtime';
 import { FunctionsError, type FunctionsErrorCode } from '../realtime/errors';
 import type { Snapshot } from '../store/types';
+import { countedFollow } from '../realtime/followers';
 
 export const VACANCIES_PREFIX = 'vacancies/';
 
@@ -87,29 +88,22 @@ export function createLiveMonths(deps: LiveMonthsDeps): LiveMonths {
         listening = true;
         deps.onSnapshot(receive);
       }
-      const count = counts.get(path) ?? 0;
-      counts.set(path, count + 1);
-      if (count === 0) {
-        deps.subscribe(path).then(receive, (error: unknown) => {
-          if (!counts.has(path)) return; // let go of meanwhile
-          const code = error instanceof FunctionsError ? error.code : 'unknown';
-          if (code === 'cancelled') return;
-          store.setState((state) => ({ errors: { ...state.errors, [path]: code } }));
-        });
-      }
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const left = (counts.get(path) ?? 1) - 1;
-        if (left > 0) {
-          counts.set(path, left);
-          return;
-        }
-        counts.delete(path);
-        forget(path);
-        void deps.unsubscribe(path);
-      };
+      return countedFollow(
+        counts,
+        path,
+        () => {
+          deps.subscribe(path).then(receive, (error: unknown) => {
+            if (!counts.has(path)) return; // let go of meanwhile
+            const code = error instanceof FunctionsError ? error.code : 'unknown';
+            if (code === 'cancelled') return;
+            store.setState((state) => ({ errors: { ...state.errors, [path]: code } }));
+          });
+        },
+        () => {
+          forget(path);
+          void deps.unsubscribe(path);
+        },
+      );
     },
   };
 }

@@ -10,6 +10,7 @@ import { createStore, useStore, type StoreApi } from 'zustand';
 import { realtime, subscribe, unsubscribe } from '../realtime';
 import { FunctionsError, type FunctionsErrorCode } from '../realtime/errors';
 import type { HeldDocument, Snapshot } from '../store/types';
+import { countedFollow } from '../realtime/followers';
 
 export const CLINICS_PREFIX = 'clinics/';
 
@@ -74,31 +75,24 @@ export function createLiveClinic(deps: LiveClinicDeps): LiveClinic {
         listening = true;
         deps.onSnapshot(receive);
       }
-      const count = counts.get(path) ?? 0;
-      counts.set(path, count + 1);
-      if (count === 0) {
-        deps.subscribe(path).then(receive, (error: unknown) => {
-          if (!counts.has(path)) return;
-          const code = error instanceof FunctionsError ? error.code : 'unknown';
-          // Let go of, or no ack in time (still followed: the next reconnect subscribes again).
-          if (code === 'cancelled' || code === 'deadline-exceeded') return;
-          const details = error instanceof FunctionsError ? error.details : undefined;
-          store.setState((state) => ({ errors: { ...state.errors, [path]: { code, details } } }));
-        });
-      }
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const left = (counts.get(path) ?? 1) - 1;
-        if (left > 0) {
-          counts.set(path, left);
-          return;
-        }
-        counts.delete(path);
-        forget(path);
-        void deps.unsubscribe(path);
-      };
+      return countedFollow(
+        counts,
+        path,
+        () => {
+          deps.subscribe(path).then(receive, (error: unknown) => {
+            if (!counts.has(path)) return;
+            const code = error instanceof FunctionsError ? error.code : 'unknown';
+            // Let go of, or no ack in time (still followed: the next reconnect subscribes again).
+            if (code === 'cancelled' || code === 'deadline-exceeded') return;
+            const details = error instanceof FunctionsError ? error.details : undefined;
+            store.setState((state) => ({ errors: { ...state.errors, [path]: { code, details } } }));
+          });
+        },
+        () => {
+          forget(path);
+          void deps.unsubscribe(path);
+        },
+      );
     },
   };
 }
