@@ -21,8 +21,8 @@ import socketio
 SNAPSHOT_EVENT = "snapshot"
 SESSION_EVENT = "session"
 NAMESPACE = "/"
-# Time for a call's own reply to leave before its session's sockets are closed.
-REPLY_GRACE_SECONDS = 0.5
+# Longest wait for a call's own reply before its session's sockets are closed anyway.
+REPLY_WAIT_SECONDS = 10.0
 # How many documents each node remembers the last delivered version of.
 VERSION_MEMORY = 100_000
 
@@ -216,10 +216,15 @@ class Publisher:
 
     def end_session_after_reply(self, session_id: int) -> None:
         """End a session from inside a call of that very session: its own reply (the ack)
-        must reach the caller before the socket closes, so the close waits a moment."""
+        must reach the caller before the socket closes. python-socketio sends the ack at
+        the end of the task that runs the handler, so the close waits for that task (a
+        fixed delay lost the reply on a loaded machine); engine.io queues the close packet
+        behind the ack."""
+        caller = asyncio.current_task()
 
         async def later() -> None:
-            await asyncio.sleep(REPLY_GRACE_SECONDS)
+            if caller is not None:
+                await asyncio.wait({caller}, timeout=REPLY_WAIT_SECONDS)
             await self.end_session(session_id)
 
         task = asyncio.create_task(later())

@@ -5,6 +5,9 @@ leaves no trace on anyone's screen or in anyone's mailbox."""
 import asyncio
 from typing import Any
 
+import socketio
+
+from realtime.push import LocalManager, Publisher
 from tests.support.booking import free_slots, person
 from tests.support.clients import outbox
 
@@ -62,3 +65,28 @@ async def test_a_refused_write_pushes_nothing_and_mails_nobody(base_url: str) ->
         await someone.sock.wait_for_version(someone.path, before + 1)
         assert someone.sock.versions(someone.path) == [before + 1]
         assert await outbox(base_url, someone.email) == []
+
+
+async def test_a_session_ends_only_once_the_call_that_ended_it_has_returned() -> None:
+    """python-socketio sends a call's reply when the handler's task ends: the sockets of a
+    session cancelled by its own call close after that, however slow the rest of the call
+    (a fixed half-second grace lost the reply of a cancel on a loaded CI machine)."""
+    events: list[str] = []
+
+    class Recording(Publisher):
+        async def end_session(self, session_id: int) -> None:
+            events.append(f"ended {session_id}")
+
+    publisher = Recording(socketio.AsyncServer(client_manager=LocalManager()))
+
+    async def call() -> None:
+        publisher.end_session_after_reply(7)
+        await asyncio.sleep(0.8)  # the refund, mails, ... after the commit
+        events.append("replied")
+
+    await asyncio.create_task(call())
+    for _ in range(50):
+        if events[-1:] != ["replied"]:
+            break
+        await asyncio.sleep(0.01)
+    assert events == ["replied", "ended 7"]
