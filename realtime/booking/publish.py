@@ -119,7 +119,7 @@ async def publish_versioned(state: AppState, versioned: Versioned) -> None:
     try:
         await _push_all(state, versioned.clinic, versioned.documents, versioned.versions, locks)
     finally:
-        await locks.release_all()
+        locks.release_all()
 
 
 def busy_of(claim: SlotClaim) -> Busy:
@@ -201,7 +201,7 @@ async def _publish(
             _advance(state, clinic, documents, versions, change)
         await _push_all(state, clinic, documents, versions, locks)
     finally:
-        await locks.release_all()
+        locks.release_all()
 
 
 def _advance(
@@ -247,7 +247,7 @@ async def _push_all(
             async with autocommit(state.db) as session:
                 data = await _data(state, session, clinic, service, month, version)
             await publisher.push({"path": path, "exists": True, "data": data, "version": version})
-        await locks.release(path)
+        locks.release(path)
 
 
 async def _data(

@@ -2,7 +2,6 @@
 sendEmail-counselor (docs/protocol.md, "Booking"): their inputs and replies. What they do is
 in realtime/booking/ (holding.py, submit.py, cancel.py; concurrency rules: holds.py)."""
 
-import asyncio
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal
 
@@ -20,7 +19,6 @@ from realtime.dispatch import CallContext, callable_function, validated
 from realtime.errors import FunctionError, invalid_field
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
-from realtime.ratelimit import enforce
 from realtime.rules import require_identity, require_staff
 from realtime.text import MultiLine
 from storage.repo_appointments import open_appointment
@@ -116,15 +114,9 @@ class AppointmentHold(Input):
 async def _limit_holds(context: CallContext, who: Identity) -> None:
     """Holds per user and per client IP in the rate-limit window (RESOURCE_EXHAUSTED): every
     call counts, refused or not, as every call costs the database work."""
-    state, settings = context.state, context.state.settings
-    await asyncio.gather(
-        enforce(
-            state.limiter,
-            f"hold-user:{who.uid}",
-            limit=settings.holds_per_user,
-            window_seconds=settings.rate_limit_window_seconds,
-        ),
-        context.limit_per_ip("hold-ip", settings.holds_per_ip),
+    settings = context.state.settings
+    await context.limit_per_ip(
+        "hold-ip", settings.holds_per_ip, also={f"hold-user:{who.uid}": settings.holds_per_user}
     )
 
 
