@@ -410,23 +410,6 @@ async def test_production_never_enrols_the_demo_secret(tmp_path: Path) -> None:
     assert all(s.totp_secret is None and s.totp_confirmed_at is None for s in staff)
 
 
-@pytest.fixture(scope="module")
-def short_idle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server whose inactivity limit is 4 s, checked every 0.2 s."""
-    logs = tmp_path_factory.mktemp("staff-idle")
-    server = ServerProcess(
-        env={
-            "DATABASE_URL": f"sqlite+aiosqlite:///{logs / 'idle.db'}",
-            "INACTIVITY_SECONDS": "4",
-            "INACTIVITY_WARNING_SECONDS": "2",
-            "SESSION_CHECK_SECONDS": "0.2",
-        },
-        log_path=logs / "idle.log",
-    ).start()
-    yield server
-    server.stop()
-
-
 async def test_an_idle_staff_session_ends_like_a_clients(short_idle: ServerProcess) -> None:
     account = await sign_in_by_link(short_idle.url, COUNSELOR)
     await pass_totp(short_idle.url, account.token, DEMO_SECRET)
