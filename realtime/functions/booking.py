@@ -16,7 +16,7 @@ from realtime.booking.submit import set_outcome, submit
 from realtime.booking.vacancies import calendar, vacancies_answer
 from realtime.days import OUT_OF_RANGE, in_range
 from realtime.dispatch import CallContext, callable_function, validated
-from realtime.errors import FunctionError, invalid_field
+from realtime.errors import FunctionError, invalid_field, no_access
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
 from realtime.rules import require_identity, require_staff
@@ -142,17 +142,32 @@ class UpdateStatus(Input):
     status: Literal["submitted", "completed", "no_show"]
 
 
-@callable_function("appointment-updateStatus", UpdateStatus)
-async def appointment_update_status(context: CallContext, request: UpdateStatus) -> dict[str, Any]:
+@callable_function("appointment-updateStatus", UpdateStatus, authorize_first=True)
+async def appointment_update_status(context: CallContext, data: Any) -> dict[str, Any]:
+    """The person submits (`submitted`); staff record how it ended (`completed`,
+    `no_show`), authorized on the raw appointment id before the input is validated."""
     who = require_identity(context.identity)
-    if request.status == "submitted":
-        row = await submit(context.state, who, request.appointmentId)
-    else:
-        assert request.status in STAFF_OUTCOMES
+    if who.is_staff:
         row = await set_outcome(
-            context.state, who, request.appointmentId, request.status, address=context.client_ip
+            context.state,
+            who,
+            data.get("appointmentId") if isinstance(data, dict) else None,
+            lambda: _staff_outcome(data),
+            address=context.client_ip,
         )
+        return {"status": row.status}
+    request = validated(UpdateStatus, data)
+    if request.status != "submitted":
+        raise no_access()
+    row = await submit(context.state, who, request.appointmentId)
     return {"status": row.status}
+
+
+def _staff_outcome(data: Any) -> str:
+    request = validated(UpdateStatus, data)
+    if request.status not in STAFF_OUTCOMES:
+        raise invalid_field("status", "Staff record completed or no_show.")
+    return request.status
 
 
 # appointment-cancel ------------------------------------------------------------------------
