@@ -51,10 +51,10 @@ async def replace_feed_key(
 
 
 async def feed_bookings(
-    session: AsyncSession, *, counselor_id: str, since: datetime, until: datetime
+    session: AsyncSession, *, counselor_id: str, since: datetime, until: datetime, limit: int
 ) -> list[tuple[Appointment, SlotClaim, Service]]:
     """The counselor's booked times starting in [since, until) whose appointment is confirmed
-    or completed, earliest first (index ix_slot_claims_counselor_active_time)."""
+    or completed, earliest first, at most `limit` (index ix_slot_claims_counselor_active_time)."""
     rows = await session.exec(
         select(Appointment, SlotClaim, Service)
         .join(SlotClaim, col(SlotClaim.appointment_id) == Appointment.id)
@@ -66,5 +66,6 @@ async def feed_bookings(
         .where(col(SlotClaim.start) < until)
         .where(col(Appointment.status).in_(LISTED_STATUSES))
         .order_by(col(SlotClaim.start))
+        .limit(limit)
     )
     return [(appointment, claim, service) for appointment, claim, service in rows.all()]

@@ -177,6 +177,28 @@ async def test_a_clinic_cancellation_tells_the_counselor_who_and_why(
     assert join_url not in clinic_mail["attachments"][0]["content"]
 
 
+async def test_a_completed_appointment_stays_and_a_no_show_leaves(base_url: str) -> None:
+    sato = await sign_in(base_url, COUNSELOR)
+    url = await rotate(base_url, sato.token)
+    outcomes: dict[str, str] = {}
+    for outcome in ("completed", "no_show"):
+        async with person(base_url, complete=True) as someone:
+            await book_with(someone, "c-sato")
+        code, reply = await call_http(
+            base_url,
+            "appointment-updateStatus",
+            {"appointmentId": someone.appointment_id, "status": outcome},
+            sato.token,
+        )
+        assert code == 200, reply
+        outcomes[outcome] = f"{someone.appointment_id}@genecounsel"
+    listed = events_of((await fetch(base_url, url)).content)
+    assert outcomes["completed"] in listed and outcomes["no_show"] not in listed
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        head = await http.head(urlsplit(url).path)
+    assert head.status_code == 200 and head.headers["content-type"].startswith("text/calendar")
+
+
 async def test_a_rotated_or_unknown_key_answers_404_and_nothing_else(base_url: str) -> None:
     sato = await sign_in(base_url, COUNSELOR)
     first = await rotate(base_url, sato.token)

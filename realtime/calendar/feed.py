@@ -30,6 +30,9 @@ AHEAD = timedelta(days=365)
 # How often subscribers are asked to fetch again (Outlook and Apple read these; Google
 # Calendar keeps its own pace, several hours).
 REFRESH = timedelta(hours=1)
+# At most this many events in one feed: a full-time counselor has about 2,000 sessions in the
+# window; the cap only bounds the work a single request can cause.
+MAX_EVENTS = 5000
 
 
 def window(now: datetime) -> tuple[datetime, datetime]:

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from realtime.booking.notify import counselor_locale
-from realtime.calendar.feed import FeedBooking, feed_calendar, window
+from realtime.calendar.feed import MAX_EVENTS, FeedBooking, feed_calendar, window
 from realtime.calendar.keys import hash_key, same_hash, well_formed
 from realtime.errors import FunctionError
 from realtime.ratelimit import enforce
@@ -43,7 +43,9 @@ async def _feed(state: AppState, key: str) -> bytes | None:
         if clinic is None:
             return None
         since, until = window(utcnow())
-        rows = await feed_bookings(session, counselor_id=counselor.id, since=since, until=until)
+        rows = await feed_bookings(
+            session, counselor_id=counselor.id, since=since, until=until, limit=MAX_EVENTS
+        )
     return feed_calendar(
         counselor=counselor,
         clinic=clinic,
