@@ -36,6 +36,7 @@ import {
   type BoardFilters,
 } from './board';
 import { bookingsPath, liveClinic, presencePath, useClinicDocument } from './liveClinic';
+import CalendarFeed from './CalendarFeed';
 import './staff.css';
 
 /** How long a booking that just appeared stays highlighted. */
@@ -338,6 +339,7 @@ export default function BoardScreen() {
   return (
     <Screen title={t('board.title')} lead={t('board.lead')}>
       {clinicId === null ? <ErrorText>{t('board.noClinic')}</ErrorText> : <Board key={clinicId} clinicId={clinicId} counselorId={counselorId} />}
+      <CalendarFeed />
     </Screen>
   );
 }
