@@ -374,9 +374,7 @@ async def test_a_counselor_acts_on_their_own_appointments_only(base_url: str) ->
         # Authorized before validated: a malformed outcome for someone else's appointment
         # tells nothing about the input; for one's own it is refused as invalid.
         bad = {"appointmentId": theirs, "status": "lost", "extra": "x" * 5000}
-        assert status_of(await sock.call("appointment-updateStatus", bad)) == (
-            "PERMISSION_DENIED"
-        )
+        assert status_of(await sock.call("appointment-updateStatus", bad)) == ("PERMISSION_DENIED")
         for status in ("lost", "submitted"):
             reply = await sock.call(
                 "appointment-updateStatus", {"appointmentId": mine, "status": status}

@@ -61,8 +61,7 @@ async def calendar_feed(request: Request) -> Response:
     try:
         await enforce(
             state.limiter,
-            f"calendar-feed:{address}",
-            limit=state.settings.calendar_feeds_per_ip,
+            {f"calendar-feed:{address}": state.settings.calendar_feeds_per_ip},
             window_seconds=state.settings.rate_limit_window_seconds,
         )
     except FunctionError as exc:
