@@ -7,6 +7,8 @@ transform, no classes. The client draws its own `<svg>` from these paths after c
 (client/src/staff/qrDrawing.ts), so that nothing of the text is ever inserted as markup.
 """
 
+import io
+
 import segno
 
 # Medium error correction: the usual choice for codes shown on a screen.
@@ -18,14 +20,19 @@ LIGHT = "#fff"
 
 def qr_svg(text: str) -> str:
     code = segno.make(text, error=ERROR_CORRECTION, micro=False)
-    svg: str = code.svg_inline(
+    out = io.BytesIO()
+    code.save(
+        out,
+        kind="svg",
         scale=1,
         border=QUIET_ZONE,
         dark=DARK,
         light=LIGHT,
         omitsize=True,
+        xmldecl=False,
         svgns=True,
         svgclass=None,
         lineclass=None,
+        nl=False,
     )
-    return svg
+    return out.getvalue().decode("utf-8")
