@@ -208,6 +208,7 @@ function FiltersForm({ applied, onApply }: { applied: AuditFilters; onApply: (fi
         </button>
         <button
           type="button"
+          className="secondary"
           onClick={() => {
             setDraft(NO_FILTERS);
             setProblem(null);
