@@ -117,7 +117,7 @@ describe('/staff/second-factor: enrolment', () => {
       ['M0 0h29v29h-29z', '#fff', null],
       ['M4 4.5h7m2 0h1M4 5.5h1', null, '#000'],
     ]);
-    expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeTruthy();
+    expect(screen.getByText('JBSW Y3DP EHPK 3PXP')).toBeTruthy();
     const list = screen.getByRole('list', { name: 'Recovery codes' });
     expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(RECOVERY);
     expect(server.calls('auth-totpEnroll')).toEqual([{}]);

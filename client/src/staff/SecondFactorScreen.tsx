@@ -43,6 +43,11 @@ function intendedPath(state: unknown): string {
   return typeof from === 'string' && from.startsWith('/staff') && !from.startsWith('/staff/second-factor') ? from : STAFF_HOME;
 }
 
+/** A key typed by hand reads easier in groups ("JBSW Y3DP ..."); authenticator apps ignore the spaces. */
+function groupsOfFour(key: string): string {
+  return key.replace(/(.{4})(?=.)/g, '$1 ');
+}
+
 /** The set-up address as a QR code, drawn from checked path data only (qrDrawing.ts). */
 function QrCode({ qr }: { qr: QrDrawing }) {
   const { t } = useTranslation('staff');
@@ -64,7 +69,7 @@ function EnrolmentDetails({ enrolment }: { enrolment: Enrolment }) {
       {enrolment.qr === null ? <p>{t('secondFactor.qrUnavailable')}</p> : <QrCode qr={enrolment.qr} />}
       {enrolment.secret !== null && (
         <p>
-          {t('secondFactor.secretLabel')}: <code className="staff-secret">{enrolment.secret}</code>
+          {t('secondFactor.secretLabel')}: <code className="staff-secret">{groupsOfFour(enrolment.secret)}</code>
         </p>
       )}
       <h3>{t('secondFactor.uriLabel')}</h3>
