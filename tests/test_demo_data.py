@@ -1,12 +1,13 @@
 """The demo data of docs/protocol.md ("Demo data"), as loaded by a real server into an empty
 database: what every environment gets, and the week of bookings only development gets."""
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+import pytest_asyncio
 from sqlmodel import col, select
 
 from storage.db import open_database
@@ -17,7 +18,14 @@ from storage.models import (
     CounselorHours,
     StaffMember,
 )
+from tests.conftest import BACKENDS
 from tests.support.clients import call_http, connect
+from tests.support.databases import (
+    REDIS_URL,
+    create_postgres_database,
+    drop_postgres_database,
+    redis_namespace,
+)
 from tests.support.server import ServerProcess
 from tests.test_staff_signin import dev_session
 
@@ -71,19 +79,26 @@ async def test_counselors_work_on_most_weekdays_of_the_next_60_days(
 # The week of bookings (development only) -------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def development_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server as `APP_ENV=development` runs it, on an empty SQLite database."""
+@pytest_asyncio.fixture(scope="module", params=BACKENDS)
+async def development_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[ServerProcess]:
+    """A server as `APP_ENV=development` runs it, on an empty database of each backend."""
     logs = tmp_path_factory.mktemp("demo-week")
-    server = ServerProcess(
-        env={
-            "APP_ENV": "development",
-            "DATABASE_URL": f"sqlite+aiosqlite:///{logs / 'dev.db'}",
-        },
-        log_path=logs / "dev.log",
-    ).start()
-    yield server
-    server.stop()
+    env = {"APP_ENV": "development"}
+    name = None
+    if request.param == "postgres":
+        name, url = await create_postgres_database()
+        env |= {"DATABASE_URL": url, "REDIS_URL": REDIS_URL, "REDIS_NAMESPACE": redis_namespace()}
+    else:
+        env["DATABASE_URL"] = f"sqlite+aiosqlite:///{logs / 'dev.db'}"
+    server = ServerProcess(env=env, log_path=logs / "dev.log").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        if name is not None:
+            await drop_postgres_database(name)
 
 
 async def bookings_of(base_url: str) -> list[dict[str, Any]]:
