@@ -230,7 +230,8 @@ async def load_demo_week(
     number of appointments made."""
     zone = ZoneInfo(timezone)
     today = now.astimezone(zone).date()
-    times = _times(counselors, set(days_off), today, zone)
+    # Every third time stays free: the week is busy, and the calendar still offers times.
+    times = [t for n, t in enumerate(_times(counselors, set(days_off), today, zone)) if n % 3 != 2]
     statuses, services = _statuses(), cycle(SERVICE_CYCLE)
     cancellations = cycle(CANCEL_REASONS)
     made = 0
