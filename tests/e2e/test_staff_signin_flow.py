@@ -33,6 +33,7 @@ from tests.test_staff_signin import COUNSELOR, DEMO_SECRET, code, dev_session, n
 
 ADMIN = "staff@demo-clinic.example"
 PERIOD_SECONDS = 30  # a TOTP time step
+ZBARIMG = "/usr/bin/zbarimg"  # reads QR codes from images (infra/services.sh installs it)
 SCREENSHOTS = ROOT / "var" / "e2e-screenshots"
 LAYOUTS: list[tuple[str, str, ViewportSize, str]] = [
     ("ja", "Asia/Tokyo", {"width": 390, "height": 844}, "phone"),
@@ -198,7 +199,18 @@ async def test_enrolment_shows_the_qr_code_key_and_recovery_codes(
     await expect(qr).to_be_visible()
     box = await qr.bounding_box()
     assert box is not None and box["width"] >= 150 and abs(box["width"] - box["height"]) < 2
-    await expect(page.get_by_text("otpauth://totp/")).to_be_visible()
+    # Drawn as the browser draws it, the code reads back as the set-up address shown below it.
+    address = await page.locator(".staff-uri").inner_text()
+    assert address.startswith("otpauth://totp/")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / f"staff-enrolment-qr-{lang}-{name}.png"
+    await qr.screenshot(path=str(shot))
+    scan = await asyncio.create_subprocess_exec(
+        ZBARIMG, "--quiet", "--raw", str(shot), stdout=asyncio.subprocess.PIPE
+    )
+    scanned, _ = await scan.communicate()
+    assert scan.returncode == 0
+    assert scanned.decode().strip() == address
     codes = page.get_by_role("list", name=texts["recovery"]).get_by_role("listitem")
     await expect(codes).to_have_count(10)
     # The code form asks that the recovery codes were saved.
