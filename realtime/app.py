@@ -67,6 +67,8 @@ def create_app(settings: Settings | None = None) -> Any:
                     today=datetime.now(UTC).date(),
                     # The demo staff's published TOTP secret: never in production.
                     enrol_demo_staff=settings.app_env in ("development", "test"),
+                    # A week of bookings for the board: development only (tests count rows).
+                    demo_week=settings.app_env == "development",
                 ):
                     log.info("loaded demo data into an empty database")
                 await store_demo_documents(session, settings.files_dir)

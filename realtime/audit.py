@@ -1,16 +1,23 @@
 """The audit log of staff reads and actions (docs/security.md, "Audit log").
 
 `record` writes an entry in the caller's transaction, so a read or action and its entry
-commit together or not at all: a read that cannot be audited fails.
+commit together or not at all: a read that cannot be audited fails. It also records in the
+write's `Change` that the clinic's live document `clinics/{id}/audit` moved (realtime/
+audit_view.py), so open audit screens learn of the entry once it is committed; an entry of
+`audit.read` does not move it (see there why).
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from realtime.identity import Identity
+from realtime.paths import audit_path
 from storage.db import AsyncSession
 from storage.models import Appointment, AuditEntry
 from storage.repo_audit import add_entry
 from storage.types import iso, utcnow
+
+if TYPE_CHECKING:  # realtime.changes reads the live documents, among them audit_view's
+    from realtime.changes import Change
 
 INTAKE_READ = "intake.read"
 INTAKE_EXPORT = "intake.export"
@@ -26,6 +33,7 @@ async def record(
     session: AsyncSession,
     who: Identity,
     *,
+    change: "Change",
     clinic_id: str,
     action: str,
     appointment_id: str | None = None,
@@ -44,6 +52,8 @@ async def record(
         detail=detail,
         client_address=address,
     )
+    if action != AUDIT_READ:
+        change.derived_changed(audit_path(clinic_id))
 
 
 async def record_on(
@@ -52,6 +62,7 @@ async def record_on(
     appointment: Appointment,
     action: str,
     *,
+    change: "Change",
     detail: dict[str, Any] | None = None,
     address: str | None = None,
 ) -> None:
@@ -59,6 +70,7 @@ async def record_on(
     await record(
         session,
         who,
+        change=change,
         clinic_id=appointment.clinic_id,
         action=action,
         appointment_id=appointment.id,

@@ -11,11 +11,12 @@ from datetime import datetime
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
+from realtime.audit_view import audit_data
 from realtime.booking.feed import feed_data
 from realtime.booking.slot_cache import SlotCache
 from realtime.booking.vacancies import month_data, month_days, month_times
 from realtime.intake.validate import IntakeContext
-from realtime.paths import feed_path, presence_path, vacancies_path
+from realtime.paths import audit_path, feed_path, presence_path, vacancies_path
 from realtime.presence_view import presence_data
 from realtime.rules import DocMeta
 from realtime.writable import INTAKE_PREFIX, PATIENT_ROLE, WRITABLE, WriteContext
@@ -259,7 +260,7 @@ class Vacancies:
 
 
 class ClinicView:
-    """A clinic's staff document computed by `data_of` (bookings feed, presence)."""
+    """A clinic's staff document computed by `data_of` (bookings feed, presence, audit)."""
 
     def __init__(
         self,
@@ -294,4 +295,5 @@ def collections(months: SlotCache) -> dict[str, Collection]:
         "vacancies/{clinicId}/{serviceId}/{month}": Vacancies(months),
         "clinics/{clinicId}/bookings": ClinicView(feed_path, feed_data),
         "clinics/{clinicId}/presence": ClinicView(presence_path, presence_data),
+        "clinics/{clinicId}/audit": ClinicView(audit_path, audit_data),
     }

@@ -20,3 +20,7 @@ def feed_path(clinic_id: str) -> str:
 
 def presence_path(clinic_id: str) -> str:
     return f"clinics/{clinic_id}/presence"
+
+
+def audit_path(clinic_id: str) -> str:
+    return f"clinics/{clinic_id}/audit"

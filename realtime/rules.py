@@ -125,6 +125,8 @@ RULES: tuple[PathRule, ...] = (
     PathRule("vacancies/{clinicId}/{serviceId}/{month}", read=signed_in, write=nobody),
     PathRule("clinics/{clinicId}/bookings", read=clinic_admin, write=nobody),
     PathRule("clinics/{clinicId}/presence", read=clinic_admin, write=nobody),
+    # Only the newest audit entry's id (realtime/audit_view.py): the audit screen's cue.
+    PathRule("clinics/{clinicId}/audit", read=clinic_admin, write=nobody),
 )
 
 

@@ -5,7 +5,9 @@ Scripts and outside tests rely on these ids: clinic `demo-clinic` (Asia/Tokyo), 
 counselors whose weekly hours cover every weekday, and the staff accounts
 `staff@demo-clinic.example` (clinic_admin) and `sato@demo-clinic.example` (counselor of
 `c-sato`). In development and test only, both are enrolled in the second factor with the
-published secret DEMO_TOTP_SECRET; production never gets it (`enrol_demo_staff=False`).
+published secret DEMO_TOTP_SECRET; production never gets it (`enrol_demo_staff=False`). In
+development only, a week of bookings fills the staff board (`demo_week=True`,
+storage/demo_week.py); test databases stay without appointments.
 """
 
 from datetime import date, time, timedelta
@@ -14,6 +16,7 @@ from sqlalchemy import text
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from storage.demo_week import load_demo_week
 from storage.models import (
     Clinic,
     ClinicService,
@@ -100,12 +103,17 @@ def _days_off(today: date) -> list[tuple[str, date]]:
 
 
 async def load_demo_data(
-    session: AsyncSession, *, today: date, enrol_demo_staff: bool = False
+    session: AsyncSession,
+    *,
+    today: date,
+    enrol_demo_staff: bool = False,
+    demo_week: bool = False,
 ) -> bool:
     """Fill an empty database; returns False (and does nothing) if a clinic exists.
 
     `enrol_demo_staff` (development and test only) enrols the demo staff accounts in the
     second factor with DEMO_TOTP_SECRET; otherwise they enrol like any new staff member.
+    `demo_week` (development only) adds the week of bookings of storage/demo_week.py.
 
     Several processes may start at once on one PostgreSQL database: an advisory lock
     makes the check-then-insert atomic there (SQLite writers are serialised already).
@@ -153,5 +161,16 @@ async def load_demo_data(
                 totp_secret=secret,
                 totp_confirmed_at=enrolled,
             )
+        )
+    if demo_week:
+        await session.flush()
+        await load_demo_week(
+            session,
+            clinic_id=DEMO_CLINIC_ID,
+            timezone=CLINIC.timezone,
+            counselors=[(cid, hours) for cid, _ja, _en, _languages, hours in COUNSELORS],
+            days_off=_days_off(today),
+            consent_version=CONSENT_VERSION,
+            now=utcnow(),
         )
     return True

@@ -61,3 +61,17 @@ async def list_entries(
         query = query.where(col(AuditEntry.at) < until)
     query = query.order_by(col(AuditEntry.at).desc(), col(AuditEntry.id).desc()).limit(limit)
     return list((await session.exec(query)).all())
+
+
+async def latest_entry(
+    session: AsyncSession, *, clinic_id: str, leaving_out: str
+) -> AuditEntry | None:
+    """A clinic's newest entry whose action is not `leaving_out` (the live document
+    `clinics/{id}/audit` leaves out reads of the log itself), or None."""
+    query = (
+        select(AuditEntry)
+        .where(AuditEntry.clinic_id == clinic_id, AuditEntry.action != leaving_out)
+        .order_by(col(AuditEntry.at).desc(), col(AuditEntry.id).desc())
+        .limit(1)
+    )
+    return (await session.exec(query)).first()

@@ -55,6 +55,7 @@ const staffScreens: RouteObject[] = [
   { index: true, lazy: screen(() => import('./staff/BoardScreen')) },
   { path: 'second-factor', lazy: screen(() => import('./staff/SecondFactorScreen')) },
   { path: 'appointments/:appointmentId', lazy: screen(() => import('./staff/AppointmentScreen')) },
+  { path: 'audit', lazy: screen(() => import('./staff/AuditScreen')) },
 ];
 
 export const routes: RouteObject[] = [

@@ -118,6 +118,7 @@ async def cancel_by_clinic(
             who,
             row,
             audit.APPOINTMENT_CANCEL,
+            change=change,
             detail={"from": before, "refund": refunding},
             address=address,
         )

@@ -222,6 +222,7 @@ async def resend_counselor_mail(
             who,
             row,
             audit.MAIL_RESEND,
+            change=change,
             detail={"to": "counselor"},
             address=address,
         )

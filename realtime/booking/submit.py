@@ -88,6 +88,7 @@ async def set_outcome(
             who,
             row,
             audit.APPOINTMENT_STATUS,
+            change=change,
             detail={"from": before, "to": status},
             address=address,
         )

@@ -67,7 +67,7 @@ async def staff_appointment_read(context: CallContext, data: Any) -> dict[str, A
     """The appointment document (with its intake) and the person's contact details, for
     staff of its clinic; the read and its audit entry commit together."""
     state, who = context.state, context.identity
-    async with changing(state), state.db.write() as session:
+    async with changing(state) as change, state.db.write() as session:
         row = await clinic_appointment(session, who, raw(data, "appointmentId"), for_update=False)
         assert who is not None
         validated(AppointmentRead, data)
@@ -83,6 +83,7 @@ async def staff_appointment_read(context: CallContext, data: Any) -> dict[str, A
             who,
             row,
             audit.INTAKE_READ,
+            change=change,
             address=context.client_ip,
         )
     return answer
@@ -131,7 +132,7 @@ async def staff_audit_read(context: CallContext, data: Any) -> dict[str, Any]:
     first, last = _day(request.from_, "from"), _day(request.to, "to")
     if first is not None and last is not None and last < first:
         raise invalid_field("to", "to must not be before from.")
-    async with changing(state), state.db.write() as session:
+    async with changing(state) as change, state.db.write() as session:
         clinic = await get_clinic(session, clinic_id=request.clinicId)
         zone = ZoneInfo(clinic.timezone if clinic is not None else "UTC")
         entries = await list_entries(
@@ -145,6 +146,7 @@ async def staff_audit_read(context: CallContext, data: Any) -> dict[str, Any]:
         await audit.record(
             session,
             who,
+            change=change,
             clinic_id=request.clinicId,
             action=audit.AUDIT_READ,
             detail={
@@ -174,7 +176,7 @@ async def export_intake(
     """The appointment's answers as a FHIR QuestionnaireResponse (realtime/intake/fhir.py),
     for staff of its clinic; the export and its audit entry (`intake.export`) commit
     together, and a resource that does not validate is never returned nor audited."""
-    async with changing(state), state.db.write() as session:
+    async with changing(state) as change, state.db.write() as session:
         row = await clinic_appointment(session, who, appointment_id, for_update=False)
         assert who is not None
         _clinic, service = await catalog_of(session, row)
@@ -186,6 +188,7 @@ async def export_intake(
             who,
             row,
             audit.INTAKE_EXPORT,
+            change=change,
             detail={"format": "fhir-r4", "resource": "QuestionnaireResponse"},
             address=address,
         )

@@ -1,10 +1,12 @@
 """auth-totpEnroll: a staff member sets up the second factor (docs/protocol.md, "Staff
-sign-in and roles"); passing it is POST /auth/totp (realtime/http.py)."""
+sign-in and roles"); passing it is POST /auth/totp (realtime/http.py). The reply carries the
+set-up address also as a QR code (`qrSvg`, realtime/qr_code.py) for an authenticator app."""
 
 from typing import Any
 
 from realtime.dispatch import CallContext, callable_function
 from realtime.functions.inputs import Input
+from realtime.qr_code import qr_svg
 from realtime.second_factor import enrol, require_staff_caller
 
 
@@ -15,4 +17,8 @@ class TotpEnroll(Input):
 @callable_function("auth-totpEnroll", TotpEnroll, guard=require_staff_caller)
 async def auth_totp_enroll(context: CallContext, _request: TotpEnroll) -> dict[str, Any]:
     enrolment = await enrol(context.state, context.identity, context.client_ip)
-    return {"otpauthUri": enrolment.otpauth_uri, "recoveryCodes": enrolment.recovery_codes}
+    return {
+        "otpauthUri": enrolment.otpauth_uri,
+        "recoveryCodes": enrolment.recovery_codes,
+        "qrSvg": qr_svg(enrolment.otpauth_uri),
+    }

@@ -77,7 +77,7 @@ async def calendar_feed_rotate(context: CallContext, data: Any) -> dict[str, Any
     state = context.state
     who = require_staff(context.identity)
     key = new_key()
-    async with changing(state), state.db.write() as session:
+    async with changing(state) as change, state.db.write() as session:
         counselor = await _counselor(session, who, data)
         feed = await replace_feed_key(
             session, counselor_id=counselor.id, key_hash=hash_key(key), at=utcnow(), by=who.uid
@@ -85,6 +85,7 @@ async def calendar_feed_rotate(context: CallContext, data: Any) -> dict[str, Any
         await audit.record(
             session,
             who,
+            change=change,
             clinic_id=counselor.clinic_id,
             action=audit.CALENDAR_FEED_ROTATE,
             detail={"counselorId": counselor.id},

@@ -413,6 +413,7 @@ DOCUMENT_PATHS: Strategy = st.one_of(
             "vacancies/demo-clinic/cancer-b2b/2026-13",
             "clinics/demo-clinic/bookings",
             "clinics/demo-clinic/presence",
+            "clinics/demo-clinic/audit",
             "appointments/",
             "appointments/x/y",
             "users/../appointments/x",

@@ -13,13 +13,16 @@ let server: FakeServer;
 let sessionState: SecondFactorState = 'required';
 
 const URI = 'otpauth://totp/GeneCounsel:staff%40demo-clinic.example?secret=JBSWY3DPEHPK3PXP&issuer=GeneCounsel';
+/** A small drawing shaped as the server's (realtime/qr_code.py): background path, module lines. */
+const QR_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29"><path fill="#fff" d="M0 0h29v29h-29z"/><path stroke="#000" d="M4 4.5h7m2 0h1M4 5.5h1"/></svg>';
 const RECOVERY = Array.from({ length: 10 }, (_, i) => `rc-${String(i).padStart(2, '0')}-abcd-efgh`);
 
 beforeEach(async () => {
   sessionState = 'required';
   server = fakeServer({
     '/auth/session': () => reply({ ...admin, secondFactor: sessionState }),
-    '/functions/auth-totpEnroll': () => reply({ otpauthUri: URI, recoveryCodes: RECOVERY }),
+    '/functions/auth-totpEnroll': () => reply({ otpauthUri: URI, recoveryCodes: RECOVERY, qrSvg: QR_SVG }),
   });
   await bindAuthToStore();
 });
@@ -79,6 +82,18 @@ describe('/staff/second-factor: code required', () => {
     expect(location()).toBe('/staff/second-factor');
   });
 
+  it('says a refused code in the page language (ja), by the 401 details', async () => {
+    const user = userEvent.setup();
+    server.on('/auth/totp', () => refuse('UNAUTHENTICATED', 401, 'That code is not valid.', { secondFactor: 'required' }));
+    await openForm('required', 'ja');
+    await user.type(screen.getByLabelText('コード'), '654321');
+    await user.click(screen.getByRole('button', { name: '確認' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'コードが正しくありません。認証アプリに表示されている現在のコードを入力してください。',
+    );
+    expect(location()).toBe('/staff/second-factor');
+  });
+
   it('accepts a recovery code in place of a code', async () => {
     const user = userEvent.setup();
     server.on('/auth/totp', () => reply({ uid: admin.uid, secondFactor: 'ok' }));
@@ -91,16 +106,27 @@ describe('/staff/second-factor: code required', () => {
 });
 
 describe('/staff/second-factor: enrolment', () => {
-  it('asks auth-totpEnroll once, shows the set-up address, the key and the ten recovery codes, then the form', async () => {
+  it('asks auth-totpEnroll once, shows the QR code, the address, the key and the ten recovery codes, then the form', async () => {
     const user = userEvent.setup();
     server.on('/auth/totp', () => reply({ uid: admin.uid, secondFactor: 'ok' }));
     await openForm('enrol');
     expect(await screen.findByText(URI)).toBeTruthy();
-    expect(screen.getByText('JBSWY3DPEHPK3PXP')).toBeTruthy();
+    const qr = screen.getByRole('img', { name: 'QR code that sets up your authenticator app for this account' });
+    expect(qr.getAttribute('viewBox')).toBe('0 0 29 29');
+    expect(Array.from(qr.querySelectorAll('path')).map((p) => [p.getAttribute('d'), p.getAttribute('fill'), p.getAttribute('stroke')])).toEqual([
+      ['M0 0h29v29h-29z', '#fff', null],
+      ['M4 4.5h7m2 0h1M4 5.5h1', null, '#000'],
+    ]);
+    expect(screen.getByText('JBSW Y3DP EHPK 3PXP')).toBeTruthy();
     const list = screen.getByRole('list', { name: 'Recovery codes' });
     expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(RECOVERY);
     expect(server.calls('auth-totpEnroll')).toEqual([{}]);
     await user.type(screen.getByLabelText('Code'), '000111');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    // Not before the person says the recovery codes are saved.
+    expect((await screen.findByRole('alert')).textContent).toBe('Save your recovery codes first, then tick this box.');
+    expect(totpRequests()).toEqual([]);
+    await user.click(screen.getByLabelText('I have saved my recovery codes somewhere safe'));
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
     await screen.findByRole('heading', { level: 1, name: 'Bookings board' });
     expect(server.calls('auth-totpEnroll')).toHaveLength(1);

@@ -1,5 +1,6 @@
 /** The second factor's input and enrolment reply, pure (docs/protocol.md "Names fixed ..."). */
 import { isRecord } from '../isRecord';
+import { parseQrSvg, type QrDrawing } from './qrDrawing';
 
 /** What the person typed, as sent: spaces and hyphens inside a 6-digit code dropped, else trimmed. */
 export function normalizeCode(input: string): string {
@@ -21,6 +22,8 @@ export interface Enrolment {
   /** The base32 secret of the URI, for typing into an app by hand (null when absent). */
   secret: string | null;
   recoveryCodes: string[];
+  /** The set-up address as a QR code (`qrSvg`), null when absent or not one. */
+  qr: QrDrawing | null;
 }
 
 /** `auth-totpEnroll`'s reply, or null when malformed. */
@@ -33,5 +36,5 @@ export function parseEnrolment(data: unknown): Enrolment | null {
   } catch {
     secret = null;
   }
-  return { otpauthUri: data.otpauthUri, secret, recoveryCodes: codes };
+  return { otpauthUri: data.otpauthUri, secret, recoveryCodes: codes, qr: parseQrSvg(data.qrSvg) };
 }
