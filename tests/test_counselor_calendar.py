@@ -12,7 +12,10 @@ import httpx
 import pytest
 from icalendar import Calendar, Component
 
+from infra.bench.calendar_feed import source as bench_source
 from realtime.access_log import without_query
+from realtime.calendar.cache import FeedCache, RenderedFeed
+from realtime.calendar.feed import FeedSource, fingerprint
 from tests.support.booking import Person, free_slots, person
 from tests.support.clients import Account, call_http, outbox, sign_in
 from tests.support.server import ServerProcess
@@ -265,6 +268,27 @@ def test_logs_never_keep_a_feed_key() -> None:
     assert without_query(f"/calendar/{key}.ics") == "/calendar/[key]"
     assert without_query(f"/calendar/{key}.ics?x=1") == "/calendar/[key]"
     assert without_query("/login-confirmation?token=abc") == "/login-confirmation"
+
+
+def test_a_feed_is_rendered_again_only_when_what_it_shows_changes() -> None:
+    feed = bench_source(3)
+    digest = fingerprint(feed)
+    same = FeedSource(
+        feed.counselor, feed.clinic, feed.locale, list(feed.bookings), feed.public_url
+    )
+    assert fingerprint(same) == digest
+    feed.bookings[1].appointment.version += 1  # any change of an appointment: a new feed
+    assert fingerprint(feed) != digest
+    assert fingerprint(FeedSource(feed.counselor, feed.clinic, "en", feed.bookings, "x")) != (
+        fingerprint(feed)
+    )
+    cache = FeedCache(size=2)
+    cache.put("a", RenderedFeed("1", b"a1"))
+    cache.put("b", RenderedFeed("1", b"b1"))
+    assert cache.get("a", "1") == RenderedFeed("1", b"a1")
+    assert cache.get("a", "2") is None  # changed since: rendered again
+    cache.put("c", RenderedFeed("1", b"c1"))  # "b" was used least recently
+    assert cache.get("b", "1") is None and cache.get("a", "1") is not None
 
 
 @pytest.fixture(scope="module")

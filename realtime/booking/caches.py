@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from realtime.booking.catalog import Catalogs
 from realtime.booking.looks import FirstLooks
 from realtime.booking.slot_cache import SlotCache
+from realtime.calendar.cache import FeedCache
 from storage.db import Database
 
 
@@ -20,7 +21,8 @@ class BookingCaches:
     months: SlotCache  # free times per month document version (slot_cache.py)
     looks: FirstLooks  # a hold's first look, coalesced (looks.py)
     catalogs: Catalogs  # clinics and their services, kept a minute (catalog.py)
+    feeds: FeedCache  # counselors' calendar feeds as last rendered (realtime/calendar/cache.py)
 
     @classmethod
     def of(cls, db: Database) -> "BookingCaches":
-        return cls(months=SlotCache(), looks=FirstLooks(db), catalogs=Catalogs())
+        return cls(months=SlotCache(), looks=FirstLooks(db), catalogs=Catalogs(), feeds=FeedCache())

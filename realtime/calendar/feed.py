@@ -8,6 +8,7 @@ version, realtime/mail/invitation.py); cancelled ones are simply not listed, whi
 subscribing programs drop them at their next refresh.
 """
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -47,15 +48,49 @@ class FeedBooking:
     service: Service
 
 
-def feed_calendar(
-    *,
-    counselor: Counselor,
-    clinic: Clinic,
-    locale: str,
-    bookings: Sequence[FeedBooking],
-    public_url: str,
-) -> bytes:
-    """The feed of `counselor`, worded in `locale`."""
+@dataclass(frozen=True)
+class FeedSource:
+    """Everything a feed shows: the counselor, their clinic, the language, the bookings, and
+    the server's address (for the staff page links)."""
+
+    counselor: Counselor
+    clinic: Clinic
+    locale: str
+    bookings: Sequence[FeedBooking]
+    public_url: str
+
+
+def fingerprint(source: FeedSource) -> str:
+    """A digest of everything `feed_calendar` reads: equal digests, equal feeds (the feed's
+    ETag, and the key of its cache, realtime/calendar/cache.py)."""
+    counselor, clinic, locale = source.counselor, source.clinic, source.locale
+    parts: list[object] = [
+        locale,
+        source.public_url,
+        counselor.id,
+        counselor.name.get(locale),
+        clinic.id,
+        clinic.name.get(locale),
+        clinic.timezone,
+    ]
+    for booking in source.bookings:
+        row, claim = booking.appointment, booking.claim
+        parts += [
+            row.id,
+            row.version,
+            row.updated or row.created,
+            row.join_url,
+            claim.start,
+            claim.end,
+            booking.service.id,
+            booking.service.name.get(locale),
+        ]
+    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
+
+
+def feed_calendar(source: FeedSource) -> bytes:
+    """The feed of `source.counselor`, worded in `source.locale`."""
+    counselor, clinic, locale = source.counselor, source.clinic, source.locale
     calendar = Calendar()
     calendar.add("prodid", PRODUCT_ID)
     calendar.add("version", "2.0")
@@ -69,8 +104,8 @@ def feed_calendar(
     calendar.add("x-wr-timezone", clinic.timezone)
     calendar.add("refresh-interval", vDuration(REFRESH), parameters={"VALUE": "DURATION"})
     calendar.add("x-published-ttl", vDuration(REFRESH))
-    base = public_url.rstrip("/")
-    for booking in bookings:
+    base = source.public_url.rstrip("/")
+    for booking in source.bookings:
         row, claim = booking.appointment, booking.claim
         join_url = row.join_url or ""
         description = render_text(

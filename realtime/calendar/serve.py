@@ -7,13 +7,21 @@ request counts against the client address's limit before anything is looked up. 
 not audited: the feed holds no health data, and subscribers fetch it every hour or so.
 """
 
-import hashlib
+import asyncio
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from realtime.booking.notify import counselor_locale
-from realtime.calendar.feed import MAX_EVENTS, FeedBooking, feed_calendar, window
+from realtime.calendar.cache import RenderedFeed
+from realtime.calendar.feed import (
+    MAX_EVENTS,
+    FeedBooking,
+    FeedSource,
+    feed_calendar,
+    fingerprint,
+    window,
+)
 from realtime.calendar.keys import hash_key, same_hash, well_formed
 from realtime.errors import FunctionError
 from realtime.ratelimit import enforce
@@ -30,8 +38,9 @@ def _error(error: FunctionError) -> Response:
     return JSONResponse(error.to_wire(), status_code=error.http_status)
 
 
-async def _feed(state: AppState, key: str) -> bytes | None:
-    """The feed of the key's counselor, or None for a key that opens none."""
+async def _feed(state: AppState, key: str) -> RenderedFeed | None:
+    """The feed of the key's counselor, or None for a key that opens none. Rendered again
+    only when what it shows changed (realtime/calendar/cache.py)."""
     if not well_formed(key):
         return None
     async with state.db.read() as session:
@@ -46,13 +55,20 @@ async def _feed(state: AppState, key: str) -> bytes | None:
         rows = await feed_bookings(
             session, counselor_id=counselor.id, since=since, until=until, limit=MAX_EVENTS
         )
-    return feed_calendar(
+    source = FeedSource(
         counselor=counselor,
         clinic=clinic,
         locale=counselor_locale(counselor),
         bookings=[FeedBooking(*row) for row in rows],
         public_url=state.settings.public_url,
     )
+    digest = fingerprint(source)
+    kept = state.caches.feeds.get(counselor.id, digest)
+    if kept is not None:
+        return kept
+    rendered = RenderedFeed(digest, await asyncio.to_thread(feed_calendar, source))
+    state.caches.feeds.put(counselor.id, rendered)
+    return rendered
 
 
 async def calendar_feed(request: Request) -> Response:
@@ -66,10 +82,10 @@ async def calendar_feed(request: Request) -> Response:
         )
     except FunctionError as exc:
         return _error(exc)
-    body = await _feed(state, request.path_params["key"])
-    if body is None:
+    feed = await _feed(state, request.path_params["key"])
+    if feed is None:
         return _error(NOT_FOUND)
-    etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    etag = f'"{feed.fingerprint[:32]}"'
     headers = {
         "ETag": etag,
         # Private: the address is a secret; shared caches must not keep it.
@@ -78,4 +94,4 @@ async def calendar_feed(request: Request) -> Response:
     }
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
-    return Response(body, media_type=CONTENT_TYPE, headers=headers)
+    return Response(feed.body, media_type=CONTENT_TYPE, headers=headers)
