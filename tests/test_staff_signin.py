@@ -367,6 +367,11 @@ async def test_a_counselor_acts_on_their_own_appointments_only(base_url: str) ->
         }
         refused = await sock.call("sendEmail-counselor", {"appointmentId": theirs})
         assert status_of(refused) == "PERMISSION_DENIED"
+        junk = {"unexpected": "x" * 5000}
+        refused = await sock.call("sendEmail-counselor", {"appointmentId": theirs, **junk})
+        assert status_of(refused) == "PERMISSION_DENIED"
+        refused = await sock.call("sendEmail-counselor", {"appointmentId": mine, **junk})
+        assert status_of(refused) == "INVALID_ARGUMENT"
         outcome = {"appointmentId": theirs, "status": "completed"}
         assert status_of(await sock.call("appointment-updateStatus", outcome)) == (
             "PERMISSION_DENIED"

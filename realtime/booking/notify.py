@@ -4,6 +4,7 @@ when cancelled; one UID and a rising SEQUENCE, realtime/mail/invitation.py). A c
 mail never carries the join link. Queued in the caller's transaction, delivered after
 commit."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from realtime import audit
@@ -204,12 +205,20 @@ async def _counselor_mail(
 
 
 async def resend_counselor_mail(
-    state: AppState, who: Identity, appointment_id: str, *, address: str | None = None
+    state: AppState,
+    who: Identity | None,
+    appointment_id: object,
+    validate: Callable[[], object],
+    *,
+    address: str | None = None,
 ) -> None:
     """Staff: the counselor's notification of a confirmed appointment, once more; audited in
-    the same transaction."""
+    the same transaction. `appointment_id` is the call's raw value, authorized before
+    `validate` checks the whole input."""
     async with changing(state) as change, state.db.write() as session:
         row = await clinic_appointment(session, who, appointment_id, for_update=False)
+        assert who is not None  # clinic_appointment refuses the signed-out
+        validate()
         claim = await active_claim_of(session, appointment_id=row.id)
         if row.status != "confirmed" or claim is None:
             raise FunctionError("ABORTED", "Only a confirmed appointment has a counselor to tell.")

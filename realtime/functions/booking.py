@@ -19,7 +19,7 @@ from realtime.dispatch import CallContext, callable_function, validated
 from realtime.errors import FunctionError, invalid_field, no_access
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
-from realtime.rules import require_identity, require_staff
+from realtime.rules import require_identity
 from realtime.text import MultiLine
 from storage.repo_appointments import open_appointment
 from storage.types import iso, utcnow
@@ -206,13 +206,15 @@ class CounselorMail(Input):
     appointmentId: Id
 
 
-@callable_function("sendEmail-counselor", CounselorMail, guard=require_staff)
-async def send_counselor_mail(context: CallContext, request: CounselorMail) -> dict[str, Any]:
-    """Staff: send the counselor's notification of a confirmed appointment again."""
+@callable_function("sendEmail-counselor", CounselorMail, authorize_first=True)
+async def send_counselor_mail(context: CallContext, data: Any) -> dict[str, Any]:
+    """Staff: send the counselor's notification of a confirmed appointment again;
+    authorized on the raw appointment id before the input is validated."""
     await resend_counselor_mail(
         context.state,
-        require_identity(context.identity),
-        request.appointmentId,
+        context.identity,
+        data.get("appointmentId") if isinstance(data, dict) else None,
+        lambda: validated(CounselorMail, data),
         address=context.client_ip,
     )
     return {"sent": True}
