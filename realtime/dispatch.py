@@ -40,9 +40,6 @@ class CallContext:
 
 
 Handler = Callable[[CallContext, Any], Awaitable[Any]]
-# Who may call a function at all, checked before its input is validated (staff calls:
-# docs/protocol.md, "Staff sign-in and roles"); raises the refusal.
-Guard = Callable[[Identity | None], object]
 
 
 @dataclass(frozen=True)
@@ -50,7 +47,6 @@ class Function:
     name: str
     handler: Handler
     input: type[BaseModel] | None
-    guard: Guard | None = None
     # The handler gets the raw data and validates it against `input` itself, after it has
     # authorized the caller (staff calls: realtime/functions/staff.py).
     authorize_first: bool = False
@@ -63,19 +59,17 @@ def callable_function(
     name: str,
     input: type[BaseModel] | None = None,
     *,
-    guard: Guard | None = None,
     authorize_first: bool = False,
 ) -> Callable[[Handler], Handler]:
-    """Register `handler` under the wire name `name`. `guard` (realtime/rules.py
-    `require_staff`) decides from the caller alone who may call it, before the input is
-    validated; with `authorize_first` the handler is given the raw data instead, authorizes
-    from it (the clinic or appointment it names) and then validates it with
-    `validated(input, data)`."""
+    """Register `handler` under the wire name `name`. With `authorize_first` (every staff
+    call) the handler is given the raw data instead of the validated `input`: it authorizes
+    the caller first (realtime/rules.py; from the clinic or appointment the data names,
+    where it names one) and only then validates it with `validated(input, data)`."""
 
     def register(handler: Handler) -> Handler:
         if name in REGISTRY:
             raise RuntimeError(f"function {name} registered twice")
-        REGISTRY[name] = Function(name, handler, input, guard, authorize_first)
+        REGISTRY[name] = Function(name, handler, input, authorize_first)
         return handler
 
     return register
@@ -117,8 +111,6 @@ async def dispatch(context: CallContext, name: str, data: Any) -> Any:
     function = REGISTRY.get(name)
     if function is None:
         raise FunctionError("NOT_FOUND", f"No function named {name!r}.")
-    if function.guard is not None:
-        function.guard(context.identity)
     argument: Any = data
     if function.input is not None and not function.authorize_first:
         try:
