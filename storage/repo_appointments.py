@@ -5,7 +5,7 @@ from datetime import datetime
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from storage.models import Appointment, User
+from storage.models import Appointment, Counselor, User
 
 # An appointment in one of these states is the user's open appointment.
 OPEN_STATUSES = ("draft", "pending_payment", "confirmed")
@@ -41,6 +41,31 @@ async def clinic_feed(session: AsyncSession, *, clinic_id: str, limit: int) -> l
         .order_by(col(Appointment.updated).desc())
         .limit(limit)
     )
+    return list(rows.all())
+
+
+async def clinic_window(
+    session: AsyncSession, *, clinic_id: str, first: str, last: str, counselor_id: str | None
+) -> list[Appointment]:
+    """The clinic's appointments holding or having held a time on the days `first`..`last`
+    (YYYY-MM-DD in the clinic's zone, both included; such strings sort as days do), of one
+    counselor when given, by day and time."""
+    query = (
+        select(Appointment)
+        .where(Appointment.clinic_id == clinic_id)
+        .where(col(Appointment.counselor_id).is_not(None))
+        .where(col(Appointment.date) >= first)
+        .where(col(Appointment.date) <= last)
+    )
+    if counselor_id is not None:
+        query = query.where(Appointment.counselor_id == counselor_id)
+    query = query.order_by(col(Appointment.date), col(Appointment.time), col(Appointment.id))
+    return list((await session.exec(query)).all())
+
+
+async def clinic_counselor_ids(session: AsyncSession, *, clinic_id: str) -> list[str]:
+    """The ids of the clinic's counselors (the audiences of its staff documents)."""
+    rows = await session.exec(select(Counselor.id).where(Counselor.clinic_id == clinic_id))
     return list(rows.all())
 
 
