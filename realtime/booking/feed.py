@@ -10,7 +10,8 @@ later changes are pushed one by one (realtime/booking/feed_window.py). Both are 
 per reader: a counselor reads the rows of their own appointments only.
 """
 
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 
 from realtime.paths import EVERYONE
 from storage.db import AsyncSession
@@ -21,7 +22,31 @@ from storage.types import iso
 FEED_SIZE = 200
 
 
-def window_entry(a: Appointment) -> dict[str, Any]:
+class Booked(Protocol):
+    """What a feed entry reads of an appointment: a row, or the narrow rows of the window's
+    query (storage/repo_appointments.py WINDOW_COLUMNS)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def service_id(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def date(self) -> str | None: ...
+    @property
+    def time(self) -> str | None: ...
+    @property
+    def timezone(self) -> str | None: ...
+    @property
+    def counselor_id(self) -> str | None: ...
+    @property
+    def hold_expires_at(self) -> datetime | None: ...
+    @property
+    def payment(self) -> dict[str, Any] | None: ...
+
+
+def window_entry(a: Booked) -> dict[str, Any]:
     """A booking as the window carries it: every field changes only with a push (no
     `updated`, which an intake save moves without touching the booking)."""
     return {
