@@ -300,3 +300,33 @@ async def test_a_change_outside_the_window_pushes_nothing_to_it(
     assert all(p["day"] == far.isoformat() for p in watcher.pushes)
     seen = {c["appointmentId"] for p in watcher.pushes for c in p["changes"]}
     assert someone.appointment_id not in seen and marker.appointment_id in seen
+
+
+async def test_unsubscribing_a_window_keeps_the_days_another_window_covers(
+    base_url: str, staff: Account
+) -> None:
+    async with AsyncExitStack() as stack:
+        someone = await stack.enter_async_context(person(base_url))
+        marker = await stack.enter_async_context(person(base_url))
+        slots = await free_slots(someone.sock, days=28)
+        first, second = (
+            slots[0],
+            next(s for s in slots[1:] if s["start"][:10] == slots[0]["start"][:10]),
+        )
+        day = clinic_day(first["start"])
+        later = next(s for s in slots if clinic_day(s["start"]) > day + timedelta(days=1))
+        desk = await stack.enter_async_context(board(base_url, staff.token, window(day, day)))
+        await desk.follow()
+        wider = window(day - timedelta(days=1), day)
+        assert "snapshot" in await desk.sock.subscribe(wider)
+        assert await desk.sock.request("unsubscribe", {"path": desk.path}) == {"ok": True}
+        await hold(someone, first, first["counselorIds"][0])
+        assert await wait_for_own_push(desk, someone.appointment_id) == day.isoformat()
+        assert await desk.sock.request("unsubscribe", {"path": wider}) == {"ok": True}
+        desk.pushes.clear()
+        far = clinic_day(later["start"])
+        assert "snapshot" in await desk.sock.subscribe(window(far, far))
+        await hold(someone, second, second["counselorIds"][0])  # on `day`: nobody follows it
+        await hold(marker, later, later["counselorIds"][0])
+        await wait_for_own_push(desk, marker.appointment_id)
+    assert {p["day"] for p in desk.pushes} == {far.isoformat()}
