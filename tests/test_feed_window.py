@@ -72,7 +72,9 @@ class Board:
             self.days[day] = push["version"]
             for change in push["changes"]:
                 if change["type"] == "removed":
-                    self.bookings.pop(change["appointmentId"], None)
+                    held = self.bookings.get(change["appointmentId"])
+                    if held is not None and held["date"] == day:  # not re-added elsewhere
+                        del self.bookings[change["appointmentId"]]
                 else:
                     self.bookings[change["appointmentId"]] = change["doc"]
         self.pushes.clear()

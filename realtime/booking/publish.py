@@ -345,8 +345,12 @@ async def publish_window_changes(state: AppState, *, clinic_id: str, moved: list
     current version, and one joining meanwhile reads rows committed before this point."""
     changes = stream_changes(clinic_id, moved)
     publisher = state.publisher
+    # A stream that only loses bookings first: a move's `removed` then reaches a window
+    # that holds both days before its `added` (clients also remove a booking only from the
+    # day it is on: docs/protocol.md, "The bookings window").
     streams = sorted(
-        (stream for stream in changes if publisher.followed(stream.key)), key=lambda s: s.key
+        (stream for stream in changes if publisher.followed(stream.key)),
+        key=lambda s: (any(c["type"] != "removed" for c in changes[s]), s.key),
     )
     if not streams:
         return

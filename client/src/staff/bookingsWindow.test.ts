@@ -48,6 +48,13 @@ describe('the bookings window, pure', () => {
     expect(state.bookings.a2?.status).toBe('cancelled');
     expect(state.days).toEqual({ '2025-03-03': 3, '2025-03-04': 2, '2025-03-05': 1 });
     expect(windowVersion(state)).toBe(6);
+    // A move from the 5th to the 4th whose `added` came first: the later `removed` of the
+    // 5th leaves the booking on the 4th.
+    const first = applyPush(state, push('2025-03-04', 3, { type: 'added', appointmentId: 'a3', doc: row('a3', { date: '2025-03-04' }) }));
+    if (first.kind !== 'applied') throw new Error(first.kind);
+    const then = applyPush(first.state, push('2025-03-05', 2, { type: 'removed', appointmentId: 'a3' }));
+    if (then.kind !== 'applied') throw new Error(then.kind);
+    expect(then.state.bookings.a3?.date).toBe('2025-03-04');
     expect(applyPush(state, push('2025-03-04', 2)).kind).toBe('old');
     expect(applyPush(state, push('2025-03-04', 4)).kind).toBe('gap');
     expect(applyPush(state, push('2025-03-09', 1)).kind).toBe('old'); // not a day of the window

@@ -93,8 +93,10 @@ export function applyPush(state: WindowState, push: ChangesPush): Applied {
   if (push.version !== held + 1) return { kind: 'gap' };
   const bookings = new Map(Object.entries(state.bookings));
   for (const change of push.changes) {
-    if (change.type === 'removed') bookings.delete(change.appointmentId);
-    else if (change.doc !== undefined) bookings.set(change.appointmentId, change.doc);
+    if (change.type === 'removed') {
+      // Only from the day it leaves: the `added` of its new day may have come first.
+      if (bookings.get(change.appointmentId)?.date === push.day) bookings.delete(change.appointmentId);
+    } else if (change.doc !== undefined) bookings.set(change.appointmentId, change.doc);
   }
   return { kind: 'applied', state: { bookings: Object.fromEntries(bookings), days: { ...state.days, [push.day]: push.version } } };
 }
