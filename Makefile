@@ -27,7 +27,7 @@ test-client:
 	npm run --silent test
 
 test-python:  ## server suites on SQLite and PostgreSQL+Redis, multi-node, and the browser
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider --durations=25
 
 bench: setup services  ## fan-out latency and memory against the bare python-socketio floor
 	$(PY) -m infra.bench.fanout --json var/bench/fanout.json

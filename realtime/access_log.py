@@ -1,5 +1,6 @@
 """uvicorn's logging without query strings: a sign-in link's token is in its query
-(`/login-confirmation?token=...`), so no request line of the log keeps one."""
+(`/login-confirmation?token=...`), so no request line of the log keeps one; nor the key of a
+calendar feed's address, which is in its path."""
 
 import copy
 import logging
@@ -7,11 +8,14 @@ from typing import Any
 
 from uvicorn.config import LOGGING_CONFIG
 
+from realtime.calendar.keys import redact
+
 
 def without_query(value: object) -> object:
-    """A request path with its query string cut off; anything else unchanged."""
-    if isinstance(value, str) and value.startswith("/") and "?" in value:
-        return value.split("?", 1)[0]
+    """A request path with its query string cut off, and a calendar feed's key masked (it is
+    the feed's only credential: realtime/calendar/keys.py); anything else unchanged."""
+    if isinstance(value, str) and value.startswith("/"):
+        return redact(value.split("?", 1)[0])
     return value
 
 

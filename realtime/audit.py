@@ -18,6 +18,8 @@ APPOINTMENT_STATUS = "appointment.status"
 APPOINTMENT_CANCEL = "appointment.cancel"
 MAIL_RESEND = "mail.resend"
 AUDIT_READ = "audit.read"
+# A counselor's calendar feed key made or replaced (realtime/functions/staff_calendar.py).
+CALENDAR_FEED_ROTATE = "calendarFeed.rotate"
 
 
 async def record(

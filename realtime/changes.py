@@ -145,7 +145,7 @@ async def changing(state: AppState, *paths: str) -> AsyncIterator[Change]:
     try:
         yield change
     except BaseException:
-        await locks.release_all()
+        locks.release_all()
         raise
     await publish(state, change, locks)
 
@@ -161,10 +161,10 @@ async def publish(state: AppState, change: Change, locks: HeldLocks | None = Non
         for path, row in change.rows.items():
             await state.publisher.push(_snapshot(path, row))
             if locks is not None:
-                await locks.release(path)
+                locks.release(path)
     finally:
         if locks is not None:
-            await locks.release_all()
+            locks.release_all()
     for mail in change.mails:
         state.mailer.deliver(mail)
     await _publish_documents(state, change)

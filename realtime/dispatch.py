@@ -26,13 +26,15 @@ class CallContext:
     identity: Identity | None
     client_ip: str | None = None
 
-    async def limit_per_ip(self, name: str, limit: int) -> None:
+    async def limit_per_ip(
+        self, name: str, limit: int, *, also: dict[str, int] | None = None
+    ) -> None:
         """RESOURCE_EXHAUSTED past `limit` calls of `name` from this client IP in the
-        rate-limit window; calls whose IP is unknown share one count."""
+        rate-limit window; calls whose IP is unknown share one count. `also`: other keys
+        (key -> limit) counted in the same round trip, every one of them counted."""
         await enforce(
             self.state.limiter,
-            f"{name}:{self.client_ip or 'unknown'}",
-            limit=limit,
+            {f"{name}:{self.client_ip or 'unknown'}": limit, **(also or {})},
             window_seconds=self.state.settings.rate_limit_window_seconds,
         )
 

@@ -12,6 +12,7 @@ from starlette.staticfiles import StaticFiles
 
 from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, resolve
 from realtime.bodies import parse_object
+from realtime.calendar.serve import calendar_feed
 from realtime.changes import changing
 from realtime.contract import DEFAULT_LOCALE, LOCALES, SERVER_PATH_PREFIXES
 from realtime.cross_site import refuse_cross_site
@@ -261,6 +262,7 @@ async def dev_outbox(request: Request) -> Response:
                     "subject": m.subject,
                     "text": m.text,
                     "links": m.links,
+                    "attachments": m.attachments or [],
                     "sentAt": iso(m.sent_at),
                     "delivery": m.delivery,
                     "attempts": m.attempts,
@@ -410,6 +412,7 @@ def routes(state: AppState) -> list[BaseRoute]:
             methods=["GET"],
         ),
         Route("/files/{clinicId}/{docId}/{locale}/metadata", stored_file, methods=["GET"]),
+        Route("/calendar/{key}.ics", calendar_feed, methods=["GET", "HEAD"]),
     ]
     if state.settings.dev_endpoints:
         api += [

@@ -13,7 +13,7 @@ newer one already contains whatever the dropped one said.
 import asyncio
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterable
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import asynccontextmanager
 from typing import Any
 
 import socketio
@@ -130,52 +130,69 @@ class OrderedRedisManager(socketio.AsyncRedisManager):  # type: ignore[misc]
 
 
 class DocumentLocks:
-    """One asyncio lock per document path, dropped when nobody holds or waits for it."""
+    """One asyncio lock per document path, dropped when nobody holds or waits for it.
+
+    Plain acquire/release rather than a context manager per lock: every write takes them,
+    and the generator and exit-stack objects were measurable on the hold path."""
 
     def __init__(self) -> None:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
-    @asynccontextmanager
-    async def hold(self, path: str) -> AsyncIterator[None]:
-        lock, users = self._locks.get(path, (asyncio.Lock(), 0))
+    async def acquire(self, path: str) -> None:
+        lock, users = self._locks.get(path) or (asyncio.Lock(), 0)
         self._locks[path] = (lock, users + 1)
         try:
-            async with lock:
-                yield
+            await lock.acquire()
+        except BaseException:  # cancelled while waiting: no longer a user
+            self._forget(path)
+            raise
+
+    def release(self, path: str) -> None:
+        self._locks[path][0].release()
+        self._forget(path)
+
+    def _forget(self, path: str) -> None:
+        lock, users = self._locks[path]
+        if users == 1:
+            del self._locks[path]
+        else:
+            self._locks[path] = (lock, users - 1)
+
+    @asynccontextmanager
+    async def hold(self, path: str) -> AsyncIterator[None]:
+        await self.acquire(path)
+        try:
+            yield
         finally:
-            lock, users = self._locks[path]
-            if users == 1:
-                del self._locks[path]
-            else:
-                self._locks[path] = (lock, users - 1)
+            self.release(path)
 
 
 class HeldLocks:
     """Locks of several documents, taken in path order (two holders cannot deadlock), each
     released on its own once its document is pushed."""
 
-    def __init__(self) -> None:
-        self._stacks: dict[str, AsyncExitStack] = {}
+    def __init__(self, locks: DocumentLocks) -> None:
+        self._locks = locks
+        self._held: list[str] = []
 
-    async def take(self, locks: DocumentLocks, paths: Iterable[str]) -> "HeldLocks":
+    async def take(self, paths: Iterable[str]) -> "HeldLocks":
         try:
             for path in sorted(set(paths)):
-                stack = AsyncExitStack()
-                await stack.enter_async_context(locks.hold(path))
-                self._stacks[path] = stack
+                await self._locks.acquire(path)
+                self._held.append(path)
         except BaseException:
-            await self.release_all()
+            self.release_all()
             raise
         return self
 
-    async def release(self, path: str) -> None:
-        stack = self._stacks.pop(path, None)
-        if stack is not None:
-            await stack.aclose()
+    def release(self, path: str) -> None:
+        if path in self._held:
+            self._held.remove(path)
+            self._locks.release(path)
 
-    async def release_all(self) -> None:
-        for path in list(self._stacks):
-            await self.release(path)
+    def release_all(self) -> None:
+        for path in list(self._held):
+            self.release(path)
 
 
 class Publisher:
@@ -194,7 +211,7 @@ class Publisher:
 
     async def lock_all(self, paths: Iterable[str]) -> HeldLocks:
         """The locks of all `paths`, in path order; release them through the result."""
-        return await HeldLocks().take(self.locks, paths)
+        return await HeldLocks(self.locks).take(paths)
 
     def followed(self, path: str) -> bool:
         """Might anyone receive a push of `path`? Only this node's rooms are known; with

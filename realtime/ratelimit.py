@@ -17,8 +17,9 @@ MEMORY_KEYS = 50_000
 
 
 class Limiter(Protocol):
-    async def hit(self, key: str, *, limit: int, window_seconds: int) -> bool:
-        """Count one request for `key`; False when it is over `limit` in this window."""
+    async def hit(self, limits: dict[str, int], *, window_seconds: int) -> list[bool]:
+        """Count one request for each key of `limits` (key -> limit) in this window; for
+        each, in order, whether it is still within its limit."""
         ...
 
 
@@ -27,20 +28,26 @@ class RedisLimiter:
         self.client = client
         self.prefix = f"{namespace}:ratelimit:"
 
-    async def hit(self, key: str, *, limit: int, window_seconds: int) -> bool:
-        name = f"{self.prefix}{key}"
+    async def hit(self, limits: dict[str, int], *, window_seconds: int) -> list[bool]:
+        """All keys in one round trip (a hold counts two: its user and its address)."""
         async with self.client.pipeline(transaction=True) as pipe:
-            pipe.incr(name)
-            pipe.expire(name, window_seconds, nx=True)
-            count, _ = await pipe.execute()
-        return int(count) <= limit
+            for key in limits:
+                name = f"{self.prefix}{key}"
+                pipe.incr(name)
+                pipe.expire(name, window_seconds, nx=True)
+            replies = await pipe.execute()
+        counts = replies[::2]
+        return [int(count) <= limit for count, limit in zip(counts, limits.values(), strict=True)]
 
 
 class MemoryLimiter:
     def __init__(self) -> None:
         self._windows: dict[str, tuple[float, int]] = {}
 
-    async def hit(self, key: str, *, limit: int, window_seconds: int) -> bool:
+    async def hit(self, limits: dict[str, int], *, window_seconds: int) -> list[bool]:
+        return [self._hit(key, limit, window_seconds) for key, limit in limits.items()]
+
+    def _hit(self, key: str, limit: int, window_seconds: int) -> bool:
         now = time.monotonic()
         ends, count = self._windows.get(key, (0.0, 0))
         if now >= ends:
@@ -62,16 +69,18 @@ async def enforce_each(limiter: Limiter, limits: dict[str, int], *, window_secon
     """Each key within its limit (key -> limit), in order: the first exceeded refuses and
     the keys after it are not counted."""
     for key, limit in limits.items():
-        await enforce(limiter, key, limit=limit, window_seconds=window_seconds)
+        await enforce(limiter, {key: limit}, window_seconds=window_seconds)
 
 
-async def enforce(limiter: Limiter, key: str, *, limit: int, window_seconds: int) -> None:
-    """RESOURCE_EXHAUSTED over the limit. If Redis is down the request passes (and the
-    health check reports the outage): signing in matters more than counting."""
+async def enforce(limiter: Limiter, limits: dict[str, int], *, window_seconds: int) -> None:
+    """Count every key of `limits` (key -> limit); RESOURCE_EXHAUSTED if any is over. If
+    Redis is down the request passes (and the health check reports the outage): signing in
+    matters more than counting."""
     try:
-        allowed = await limiter.hit(key, limit=limit, window_seconds=window_seconds)
+        allowed = await limiter.hit(limits, window_seconds=window_seconds)
     except aioredis.RedisError:
-        log.warning("rate limit store unavailable; letting %s through", key.split(":", 1)[0])
+        names = ", ".join(key.split(":", 1)[0] for key in limits)
+        log.warning("rate limit store unavailable; letting %s through", names)
         return
-    if not allowed:
+    if not all(allowed):
         raise FunctionError("RESOURCE_EXHAUSTED", TOO_MANY)

@@ -101,6 +101,9 @@ class Settings(BaseSettings):
     totp_attempts_per_ip: int = 60
     rate_limit_window_seconds: int = 900
     admin_reports_per_ip: int = 10
+    # Counselors' calendar feeds (GET /calendar/{key}.ics) fetched per client IP in the window:
+    # calendar services fetch many feeds from few addresses (realtime/calendar/serve.py).
+    calendar_feeds_per_ip: int = 600
     # Open sockets per node: per signed-in session (tabs) and per client address.
     sockets_per_session: int = 20
     sockets_per_address: int = 200

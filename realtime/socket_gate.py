@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 BUDGET_KEY = "budget"
 UNREADABLE = "The event could not be read."
 TOO_DEEP = f"The payload nests deeper than {MAX_JSON_DEPTH} levels."
+# Longest run of received messages handled without letting other tasks run.
+TURN_SECONDS = 0.002
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
     def __init__(self, *, budget: Callable[[], EventBudget], **kwargs: Any) -> None:
         super().__init__(serializer=ReadablePacket, **kwargs)
         self.new_budget = budget
+        self._last_turn = 0.0  # when a received message last let other tasks run
 
     async def _handle_event(
         self, eio_sid: str, namespace: str | None, id: int | None, data: Any
@@ -124,11 +127,15 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
     async def _handle_eio_message(self, eio_sid: str, data: Any) -> None:
         """One received message. python-engineio reads a connection's messages one after
         another without yielding while more are buffered, so a burst from one client would
-        hold the event loop: each message first lets other tasks run.
+        hold the event loop: a message lets other tasks run first once TURN_SECONDS have
+        passed since the last time one did (a yield per message cost CPU on every event).
 
         python-socketio refuses a packet of an unknown type, or an attachment nobody
         announced, by raising ValueError; that connection is closed without a stack trace."""
-        await asyncio.sleep(0)
+        now = monotonic()
+        if now - self._last_turn >= TURN_SECONDS:
+            self._last_turn = now
+            await asyncio.sleep(0)
         if eio_sid not in self.eio.sockets:  # closed (by _close) while more were buffered
             return
         try:

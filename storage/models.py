@@ -383,3 +383,19 @@ class AuditEntry(SQLModel, table=True):
     action: str = Field(max_length=64)  # intake.read | appointment.cancel | ...
     detail: dict[str, Any] | None = _json(nullable=True)
     client_address: str | None = Field(default=None, max_length=64)
+
+
+class CounselorCalendarFeed(SQLModel, table=True):
+    """A counselor's private calendar feed (docs/protocol.md, "Counselor calendar feeds").
+
+    Only the SHA-256 of the feed's secret key is kept, so a copy of the database does not
+    reveal any feed's address; a new key replaces the row's hash, and the old address stops
+    working with that commit. One feed per counselor.
+    """
+
+    __tablename__ = "counselor_calendar_feeds"
+
+    counselor_id: str = Field(foreign_key="counselors.id", primary_key=True, max_length=64)
+    key_hash: str = Field(max_length=64, unique=True)
+    created: datetime = _ts()
+    created_by: str = Field(max_length=64)  # the uid of the staff member who made the key

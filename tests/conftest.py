@@ -96,3 +96,21 @@ async def bob(base_url: str) -> Account:
 @pytest_asyncio.fixture
 async def staff(base_url: str) -> Account:
     return await sign_in(base_url, "staff@demo-clinic.example")
+
+
+@pytest.fixture(scope="session")
+def short_idle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server whose inactivity limit is 4 s (warning under 2 s), checked every 0.2 s:
+    the idle-session tests of clients and of staff."""
+    logs = tmp_path_factory.mktemp("idle")
+    server = ServerProcess(
+        env={
+            "DATABASE_URL": f"sqlite+aiosqlite:///{logs / 'idle.db'}",
+            "INACTIVITY_SECONDS": "4",
+            "INACTIVITY_WARNING_SECONDS": "2",
+            "SESSION_CHECK_SECONDS": "0.2",
+        },
+        log_path=logs / "idle.log",
+    ).start()
+    yield server
+    server.stop()

@@ -2,33 +2,14 @@
 view (docs/product.md, "Behaviours across screens")."""
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.conftest import unique_email
 from tests.support.clients import Socket, connect, sign_in
 from tests.support.server import ServerProcess
-
-
-@pytest.fixture(scope="module")
-def short_idle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server whose inactivity limit is 4 s (warning under 2 s), checked every 0.2 s."""
-    logs = tmp_path_factory.mktemp("idle")
-    server = ServerProcess(
-        env={
-            "DATABASE_URL": f"sqlite+aiosqlite:///{logs / 'idle.db'}",
-            "INACTIVITY_SECONDS": "4",
-            "INACTIVITY_WARNING_SECONDS": "2",
-            "SESSION_CHECK_SECONDS": "0.2",
-        },
-        log_path=logs / "idle.log",
-    ).start()
-    yield server
-    server.stop()
 
 
 def session_events(sock: Socket) -> list[dict[str, Any]]:

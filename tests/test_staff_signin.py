@@ -370,6 +370,15 @@ async def test_a_counselor_acts_on_their_own_appointments_only(base_url: str) ->
         assert status_of(await sock.call("appointment-updateStatus", outcome)) == (
             "PERMISSION_DENIED"
         )
+        # Authorized before validated: a malformed outcome for someone else's appointment
+        # tells nothing about the input; for one's own it is refused as invalid.
+        bad = {"appointmentId": theirs, "status": "lost", "extra": "x" * 5000}
+        assert status_of(await sock.call("appointment-updateStatus", bad)) == ("PERMISSION_DENIED")
+        for status in ("lost", "submitted"):
+            reply = await sock.call(
+                "appointment-updateStatus", {"appointmentId": mine, "status": status}
+            )
+            assert status_of(reply) == "INVALID_ARGUMENT", reply
         done = await sock.call(
             "appointment-updateStatus", {"appointmentId": mine, "status": "no_show"}
         )
@@ -407,23 +416,6 @@ async def test_production_never_enrols_the_demo_secret(tmp_path: Path) -> None:
         await db.close()
     assert {s.email for s in staff} == {ADMIN, COUNSELOR}
     assert all(s.totp_secret is None and s.totp_confirmed_at is None for s in staff)
-
-
-@pytest.fixture(scope="module")
-def short_idle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server whose inactivity limit is 4 s, checked every 0.2 s."""
-    logs = tmp_path_factory.mktemp("staff-idle")
-    server = ServerProcess(
-        env={
-            "DATABASE_URL": f"sqlite+aiosqlite:///{logs / 'idle.db'}",
-            "INACTIVITY_SECONDS": "4",
-            "INACTIVITY_WARNING_SECONDS": "2",
-            "SESSION_CHECK_SECONDS": "0.2",
-        },
-        log_path=logs / "idle.log",
-    ).start()
-    yield server
-    server.stop()
 
 
 async def test_an_idle_staff_session_ends_like_a_clients(short_idle: ServerProcess) -> None:

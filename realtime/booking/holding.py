@@ -216,8 +216,13 @@ async def hold_time(
     """Hold `start` with `counselor` (or "any") for the caller's draft; ABORTED with the
     nearest free times when it cannot be held."""
     try:
+        choice = await _choice(state, who, appointment_id, start)
+        if _counselor(choice.offered(choice.row), counselor) is None:
+            # Most refusals under contention: decided from the cached months, before any
+            # lock or transaction is taken.
+            raise Refused(choice.alternatives())
         async with changing(state, appointment_path(appointment_id)) as change:
-            return await _hold(state, who, appointment_id, start, counselor, change)
+            return await _hold(state, who, choice, start, counselor, change)
     except Refused as refused:
         raise FunctionError(
             "ABORTED", TAKEN_MESSAGE, {"alternatives": refused.alternatives}
@@ -227,17 +232,16 @@ async def hold_time(
 async def _hold(
     state: AppState,
     who: Identity,
-    appointment_id: str,
+    choice: Choice,
     start: datetime,
     counselor: str,
     change: Change,
 ) -> Appointment:
-    choice = await _choice(state, who, appointment_id, start)
-    if _counselor(choice.offered(choice.row), counselor) is None:
-        raise Refused(choice.alternatives())
+    """The hold in one transaction, under the appointment's lock: the database's
+    constraint decides between racers for a time the cache showed free."""
     clinic, service = choice.clinic, choice.service
     async with state.db.write() as session:
-        row = await own_appointment(session, who, appointment_id)
+        row = await own_appointment(session, who, choice.row.id)
         _require_movable(row)  # again under the lock: the day's purge may have cleared it
         counselor_id = _counselor(choice.offered(row), counselor)
         if counselor_id is None:

@@ -1,5 +1,8 @@
-"""Mails of booking events: the client's confirmation (.ics attached) or cancellation, and
-the counselor's notification. Queued in the caller's transaction, delivered after commit."""
+"""Mails of booking events: the person's confirmation or cancellation and the counselor's
+notice, each with the appointment's event attached (.ics: REQUEST when confirmed, CANCEL
+when cancelled; one UID and a rising SEQUENCE, realtime/mail/invitation.py). A cancellation
+mail never carries the join link. Queued in the caller's transaction, delivered after
+commit."""
 
 from dataclasses import dataclass
 
@@ -9,7 +12,7 @@ from realtime.changes import changing
 from realtime.contract import DEFAULT_LOCALE, LOCALES
 from realtime.errors import FunctionError
 from realtime.identity import Identity
-from realtime.mail.invitation import invitation
+from realtime.mail.invitation import event_uid, invitation, sequence_of
 from realtime.mail.outbox import Mailer, Queued
 from realtime.mail.render import render
 from realtime.mail.when import format_when
@@ -24,6 +27,12 @@ def mail_locale(appointment: Appointment) -> str:
     """The e-mail language the person chose on the calendar (`locale` of docs/protocol.md,
     "The appointment document")."""
     return appointment.locale if appointment.locale in LOCALES else DEFAULT_LOCALE
+
+
+def counselor_locale(counselor: Counselor) -> str:
+    """The language of what a counselor reads (mails, their calendar feed): their first
+    language the product speaks."""
+    return next((lang for lang in counselor.languages if lang in LOCALES), DEFAULT_LOCALE)
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,35 @@ class Booking:
 
     def service_name(self, locale: str) -> str:
         return self.service.name.get(locale, self.service.id)
+
+    @property
+    def cancelled_by(self) -> str:
+        """Who cancelled: `clinic` (staff, with `byClinic`) or `person` (the one who booked)."""
+        return "clinic" if (self.appointment.cancellation or {}).get("by") == "clinic" else "person"
+
+    @property
+    def cancel_reason(self) -> str:
+        reason = (self.appointment.cancellation or {}).get("reason")
+        return reason if isinstance(reason, str) else ""
+
+    def ics(self, event: str, locale: str, *, organizer: str, attendee: str) -> dict[str, str]:
+        """The .ics attachment of a mail about this booking: REQUEST with the join link when
+        confirmed, CANCEL without it when cancelled (realtime/mail/invitation.py)."""
+        cancelled = event == "cancelled"
+        join_url = "" if cancelled else self.join_url
+        content = invitation(
+            uid=event_uid(self.appointment.id),
+            start=self.claim.start,
+            end=self.claim.end,
+            summary=self.service_name(locale),
+            description=join_url,
+            url=join_url,
+            organizer_email=organizer,
+            attendee_email=attendee,
+            sequence=sequence_of(self.appointment),
+            cancelled=cancelled,
+        )
+        return {"filename": "invitation.ics", "contentType": "text/calendar", "content": content}
 
 
 async def booking_mails(
@@ -71,34 +109,23 @@ async def _client_mail(
 ) -> Queued:
     locale = mail_locale(booking.appointment)
     clinic, join_url = booking.clinic, booking.join_url
+    confirmed = event == "confirmed"
     context = {
         "when": booking.when(locale),
         "clinic": clinic.name.get(locale, clinic.id),
         "counselor": counselor.name.get(locale, counselor.id),
         "service": booking.service_name(locale),
-        "join_url": join_url,
+        # A cancellation never carries the join link (docs/security.md, "Mail").
+        "join_url": join_url if confirmed else "",
+        "reason": "" if confirmed else booking.cancel_reason,
     }
-    ics = invitation(
-        uid=f"{booking.appointment.id}@genecounsel",
-        start=booking.claim.start,
-        end=booking.claim.end,
-        summary=booking.service_name(locale),
-        description=join_url,
-        url=join_url,
-        organizer_email=clinic.contact_email,
-        attendee_email=email,
-        sequence=1 if event == "cancelled" else 0,
-        cancelled=event == "cancelled",
-    )
-    template = "booking_confirmed" if event == "confirmed" else "booking_cancelled"
+    template = "booking_confirmed" if confirmed else "booking_cancelled"
     return await mailer.queue(
         session,
         to=email,
         mail=render(template, locale, **context),
-        links=[join_url] if event == "confirmed" else [],
-        attachments=[
-            {"filename": "invitation.ics", "contentType": "text/calendar", "content": ics}
-        ],
+        links=[join_url] if confirmed and join_url else [],
+        attachments=[booking.ics(event, locale, organizer=clinic.contact_email, attendee=email)],
     )
 
 
@@ -121,20 +148,8 @@ async def clinic_cancel_mails(
     booking = Booking(row, clinic, service, claim) if claim is not None else None
     attachments = []
     if booking is not None and claim is not None and claim.kind == "booking":
-        ics = invitation(
-            uid=f"{row.id}@genecounsel",
-            start=claim.start,
-            end=claim.end,
-            summary=booking.service_name(locale),
-            description=booking.join_url,
-            url=booking.join_url,
-            organizer_email=clinic.contact_email,
-            attendee_email=user.email,
-            sequence=1,
-            cancelled=True,
-        )
         attachments.append(
-            {"filename": "invitation.ics", "contentType": "text/calendar", "content": ics}
+            booking.ics("cancelled", locale, organizer=clinic.contact_email, attendee=user.email)
         )
     mail = render(
         "booking_cancelled_by_clinic",
@@ -158,8 +173,12 @@ async def clinic_cancel_mails(
 async def _counselor_mail(
     mailer: Mailer, session: AsyncSession, event: str, booking: Booking, counselor: Counselor
 ) -> Queued:
-    locale = next((lang for lang in counselor.languages if lang in LOCALES), "ja")
-    join_url = booking.join_url
+    """The counselor's notice, in their first language, with the event for their calendar
+    (REQUEST when confirmed, CANCEL when cancelled). A cancellation says who cancelled and
+    why, and never carries the join link."""
+    locale = counselor_locale(counselor)
+    confirmed = event == "confirmed"
+    join_url = booking.join_url if confirmed else ""
     return await mailer.queue(
         session,
         to=counselor.email,
@@ -172,8 +191,15 @@ async def _counselor_mail(
             counselor=counselor.name.get(locale, counselor.id),
             service=booking.service_name(locale),
             join_url=join_url,
+            cancelled_by="" if confirmed else booking.cancelled_by,
+            reason="" if confirmed else booking.cancel_reason,
         ),
         links=[join_url] if join_url else [],
+        attachments=[
+            booking.ics(
+                event, locale, organizer=booking.clinic.contact_email, attendee=counselor.email
+            )
+        ],
     )
 
 

@@ -121,7 +121,7 @@ async def publish_versioned(state: AppState, versioned: Versioned) -> None:
     try:
         await _push_all(state, versioned.clinic, versioned.documents, versioned.versions, locks)
     finally:
-        await locks.release_all()
+        locks.release_all()
 
 
 def busy_of(claim: SlotClaim) -> Busy:
@@ -203,7 +203,7 @@ async def _publish(
             _advance(state, clinic, documents, versions, change)
         await _push_all(state, clinic, documents, versions, locks)
     finally:
-        await locks.release_all()
+        locks.release_all()
 
 
 def _advance(
@@ -254,7 +254,7 @@ async def _push_all(
             pushed = {"path": path, "exists": True, "data": data, "version": version}
             await publisher.push(pushed)  # the v1 feed of clinic_admins is the whole list
             await push_audiences(state, pushed, counselors, feed_for)
-        await locks.release(path)
+        locks.release(path)
 
 
 async def _data(
@@ -366,6 +366,6 @@ async def publish_window_changes(state: AppState, *, clinic_id: str, moved: list
         for stream in streams:
             payload = stream.push(versions[stream.key], changes[stream])
             await publisher.sio.emit(CHANGES_EVENT, payload, room=stream.key)
-            await locks.release(stream.key)
+            locks.release(stream.key)
     finally:
-        await locks.release_all()
+        locks.release_all()

@@ -6,8 +6,10 @@ confirmed at once (realtime/booking/confirm.py); a priced one waits for its paym
 their clinic, as the state machine allows (realtime/booking/status.py).
 """
 
+from collections.abc import Callable
+
 from realtime import audit
-from realtime.booking.access import catalog_of, clinic_appointment, own_appointment
+from realtime.booking.access import catalog_of, clinic_appointment, own_appointment, raw_id
 from realtime.booking.confirm import confirm_booking
 from realtime.booking.notify import Booking
 from realtime.booking.status import transition
@@ -62,12 +64,23 @@ async def submit(state: AppState, who: Identity, appointment_id: str) -> Appoint
 
 
 async def set_outcome(
-    state: AppState, who: Identity, appointment_id: str, status: str, *, address: str | None = None
+    state: AppState,
+    who: Identity | None,
+    appointment_id: object,
+    status_of: Callable[[], str],
+    *,
+    address: str | None = None,
 ) -> Appointment:
-    """Staff: how a confirmed appointment ended; audited in the same transaction."""
-    path = appointment_path(appointment_id)
-    async with changing(state, path) as change, state.db.write() as session:
+    """Staff: how a confirmed appointment ended; audited in the same transaction.
+    `appointment_id` is the raw value of the call, authorized (realtime/rules.py) before
+    `status_of` validates the input and gives the status."""
+    known = raw_id(appointment_id)
+    paths = [appointment_path(known)] if known is not None else []
+    async with changing(state, *paths) as change, state.db.write() as session:
         row = await clinic_appointment(session, who, appointment_id, for_update=True)
+        assert who is not None  # clinic_appointment refuses the signed-out
+        path = appointment_path(row.id)
+        status = status_of()
         before = row.status
         row.status = transition(row.status, status)
         await audit.record_on(

@@ -10,6 +10,7 @@ from realtime.functions import (
     send_email,
     staff,
     staff_auth,
+    staff_calendar,
 )
 
 __all__ = [
@@ -22,4 +23,5 @@ __all__ = [
     "send_email",
     "staff",
     "staff_auth",
+    "staff_calendar",
 ]

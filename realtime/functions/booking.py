@@ -2,7 +2,6 @@
 sendEmail-counselor (docs/protocol.md, "Booking"): their inputs and replies. What they do is
 in realtime/booking/ (holding.py, submit.py, cancel.py; concurrency rules: holds.py)."""
 
-import asyncio
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal
 
@@ -17,10 +16,9 @@ from realtime.booking.submit import set_outcome, submit
 from realtime.booking.vacancies import calendar, vacancies_answer
 from realtime.days import OUT_OF_RANGE, in_range
 from realtime.dispatch import CallContext, callable_function, validated
-from realtime.errors import FunctionError, invalid_field
+from realtime.errors import FunctionError, invalid_field, no_access
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
-from realtime.ratelimit import enforce
 from realtime.rules import require_identity, require_staff
 from realtime.text import MultiLine
 from storage.repo_appointments import open_appointment
@@ -116,15 +114,9 @@ class AppointmentHold(Input):
 async def _limit_holds(context: CallContext, who: Identity) -> None:
     """Holds per user and per client IP in the rate-limit window (RESOURCE_EXHAUSTED): every
     call counts, refused or not, as every call costs the database work."""
-    state, settings = context.state, context.state.settings
-    await asyncio.gather(
-        enforce(
-            state.limiter,
-            f"hold-user:{who.uid}",
-            limit=settings.holds_per_user,
-            window_seconds=settings.rate_limit_window_seconds,
-        ),
-        context.limit_per_ip("hold-ip", settings.holds_per_ip),
+    settings = context.state.settings
+    await context.limit_per_ip(
+        "hold-ip", settings.holds_per_ip, also={f"hold-user:{who.uid}": settings.holds_per_user}
     )
 
 
@@ -150,17 +142,32 @@ class UpdateStatus(Input):
     status: Literal["submitted", "completed", "no_show"]
 
 
-@callable_function("appointment-updateStatus", UpdateStatus)
-async def appointment_update_status(context: CallContext, request: UpdateStatus) -> dict[str, Any]:
+@callable_function("appointment-updateStatus", UpdateStatus, authorize_first=True)
+async def appointment_update_status(context: CallContext, data: Any) -> dict[str, Any]:
+    """The person submits (`submitted`); staff record how it ended (`completed`,
+    `no_show`), authorized on the raw appointment id before the input is validated."""
     who = require_identity(context.identity)
-    if request.status == "submitted":
-        row = await submit(context.state, who, request.appointmentId)
-    else:
-        assert request.status in STAFF_OUTCOMES
+    if who.is_staff:
         row = await set_outcome(
-            context.state, who, request.appointmentId, request.status, address=context.client_ip
+            context.state,
+            who,
+            data.get("appointmentId") if isinstance(data, dict) else None,
+            lambda: _staff_outcome(data),
+            address=context.client_ip,
         )
+        return {"status": row.status}
+    request = validated(UpdateStatus, data)
+    if request.status != "submitted":
+        raise no_access()
+    row = await submit(context.state, who, request.appointmentId)
     return {"status": row.status}
+
+
+def _staff_outcome(data: Any) -> str:
+    request = validated(UpdateStatus, data)
+    if request.status not in STAFF_OUTCOMES:
+        raise invalid_field("status", "Staff record completed or no_show.")
+    return request.status
 
 
 # appointment-cancel ------------------------------------------------------------------------

@@ -34,3 +34,10 @@ def render(template: str, locale: str, /, **context: Any) -> Rendered:
         text=_env.get_template(f"{lang}/{template}.txt").render(**context),
         html=_env.get_template(f"{lang}/{template}.html").render(subject=subject, **context),
     )
+
+
+def render_text(template: str, locale: str, /, **context: Any) -> str:
+    """One plain-text template, templates/<locale>/<template>.txt (words that are not a mail,
+    such as a calendar feed's; unknown locales use ja)."""
+    lang = locale if locale in LOCALES else DEFAULT_LOCALE
+    return _env.get_template(f"{lang}/{template}.txt").render(**context).strip()

@@ -37,6 +37,7 @@ import {
   type BoardFilters,
 } from './board';
 import { bookingsWindowPath, liveClinic, presencePath, useClinicDocument } from './liveClinic';
+import CalendarFeed from './CalendarFeed';
 import './staff.css';
 
 /** How many days the board follows: today and the 27 after it (within MAX_WINDOW_DAYS). */
@@ -346,6 +347,7 @@ export default function BoardScreen() {
   return (
     <Screen title={t('board.title')} lead={t('board.lead')}>
       {clinicId === null ? <ErrorText>{t('board.noClinic')}</ErrorText> : <Board key={clinicId} clinicId={clinicId} counselorId={counselorId} />}
+      <CalendarFeed />
     </Screen>
   );
 }
