@@ -15,8 +15,9 @@ this order (docs/architecture.md, "The write path"):
 2. the written rows are pushed, each under its lock, which is released right after;
 3. the queued mails are handed to delivery;
 4. the derived documents are versioned (unless the transaction did it) and pushed: the
-   months and bookings feed a claim change touches, the feeds of status changes, and any
-   other derived document (presence);
+   months and bookings feed a claim change touches, the feeds of status changes, the
+   changes of the bookings windows (each appointment row of a clinic whose feed changed),
+   and any other derived document (presence);
 5. the sessions the change ended are told and closed;
 6. calls to the outside that must follow the commit (a refund, expiring a checkout).
 
@@ -29,17 +30,22 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from realtime.booking.feed_window import Moved, Position, position_of
 from realtime.booking.publish import (
     ClaimChange,
     Versioned,
     advance,
+    audiences,
     committed,
     publish_claim_change,
     publish_feed,
     publish_versioned,
+    publish_window_changes,
+    push_audiences,
 )
-from realtime.collections import Loaded, document_data
+from realtime.collections import ClinicView, Loaded, document_data
 from realtime.mail.outbox import Queued
+from realtime.paths import EVERYONE
 from realtime.push import HeldLocks
 from realtime.rules import match
 from realtime.state import AppState
@@ -91,6 +97,8 @@ class Change:
     mails: list[Queued] = field(default_factory=list)
     ended: list[tuple[int, bool]] = field(default_factory=list)  # (session, after the reply)
     after: list[After] = field(default_factory=list)
+    # Where appointments stood in the bookings feed before the write moved them.
+    positions: dict[str, Position | None] = field(default_factory=dict)
 
     def row(self, path: str, row: User | Appointment | Snapshot) -> None:
         """A row document written (its snapshot is taken at the push: the row as committed),
@@ -104,6 +112,12 @@ class Change:
         """The bookings feed changed without a claim (a status, a payment)."""
         if clinic_id not in self.feeds:
             self.feeds.append(clinic_id)
+
+    def moving(self, row: Appointment) -> None:
+        """Call before a write changes an appointment's day, counselor or time (or clears
+        them): the bookings window then tells the day it leaves (`removed`). An appointment
+        recorded with `row` and not said to move stayed where it was."""
+        self.positions.setdefault(row.id, position_of(row))
 
     def derived_changed(self, path: str) -> None:
         if path not in self.derived:
@@ -187,22 +201,43 @@ async def _publish_documents(state: AppState, change: Change) -> None:
     for clinic_id in change.feeds:
         if clinic_id not in with_claims:
             await publish_feed(state, clinic_id=clinic_id)
+    for clinic_id, moved in _moved(change, with_claims | set(change.feeds)).items():
+        await publish_window_changes(state, clinic_id=clinic_id, moved=moved)
     for path in change.derived:
         await _publish_derived(state, path)
 
 
+def _moved(change: Change, clinics: set[str]) -> dict[str, list[Moved]]:
+    """The appointments of the clinics whose feed changed, as committed, with where each
+    stood before (realtime/booking/feed_window.py), by clinic."""
+    moved: dict[str, list[Moved]] = {}
+    for row in change.rows.values():
+        if isinstance(row, Appointment) and row.clinic_id in clinics:
+            was = change.positions.get(row.id, position_of(row))
+            moved.setdefault(row.clinic_id, []).append(Moved(row, was))
+    return moved
+
+
 async def _publish_derived(state: AppState, path: str) -> None:
-    """A derived document other than the booking ones (presence): its version is raised in
-    a short transaction of its own after the change's commit (writers never queue on a
-    counter row); computing and pushing happen under the document's lock."""
+    """A derived document other than the booking ones (presence, the audit cue): its
+    version is raised in a short transaction of its own after the change's commit (writers
+    never queue on a counter row); computing and pushing happen under the document's lock."""
     found = match(path)
     async with state.publisher.ordered(path):
         async with state.db.write() as session:
             version = await bump_version(session, path=path)
+        collection = state.collections[found.rule.pattern]
+        filtered = collection.for_audience if isinstance(collection, ClinicView) else None
+        counselors: list[str] = []
         async with state.db.read() as session:
-            loaded = await state.collections[found.rule.pattern].load(
-                session, found.params, for_update=False
-            )
-        pushed = snapshot(path, loaded)
-        pushed["version"] = version
-        await state.publisher.push(pushed)
+            loaded = await collection.load(session, found.params, for_update=False)
+            if filtered is not None and loaded is not None:
+                counselors = await audiences(state, session, path, found.params["clinicId"])
+        whole = snapshot(path, loaded)
+        whole["version"] = version
+        if filtered is not None and whole["data"] is not None:
+            # The clinic_admins' copy, then each counselor's, from the one computation.
+            await state.publisher.push({**whole, "data": filtered(whole["data"], EVERYONE)})
+            await push_audiences(state, whole, counselors, filtered)
+        else:
+            await state.publisher.push(whole)

@@ -2,7 +2,9 @@
 
 `users/{uid}` and `appointments/{id}` are rows with a version column. `vacancies/...`
 and `clinics/{id}/bookings` are derived views computed on read, whose versions live in
-`document_versions` (raised by realtime/booking/publish.py when a claim changes).
+`document_versions` (raised by realtime/booking/publish.py when a claim changes). The
+bookings window `clinics/{id}/bookings/{from}/{to}` is computed on read too; its version is
+the sum of its day streams' (realtime/booking/feed_window.py).
 """
 
 from collections.abc import Awaitable, Callable
@@ -12,12 +14,13 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from realtime.audit_view import audit_data
-from realtime.booking.feed import feed_data
+from realtime.booking.feed import feed_data, feed_for
+from realtime.booking.feed_window import window_data
 from realtime.booking.slot_cache import SlotCache
 from realtime.booking.vacancies import month_data, month_days, month_times
 from realtime.intake.validate import IntakeContext
-from realtime.paths import audit_path, feed_path, presence_path, vacancies_path
-from realtime.presence_view import presence_data
+from realtime.paths import EVERYONE, audit_path, feed_path, presence_path, vacancies_path
+from realtime.presence_view import presence_data, presence_for
 from realtime.rules import DocMeta
 from realtime.writable import INTAKE_PREFIX, PATIENT_ROLE, WRITABLE, WriteContext
 from storage.db import AsyncSession
@@ -260,15 +263,20 @@ class Vacancies:
 
 
 class ClinicView:
-    """A clinic's staff document computed by `data_of` (bookings feed, presence, audit)."""
+    """A clinic's staff document computed by `data_of` (bookings feed, presence, audit), as
+    the reader's `audience` reads it (`for_audience`, for the documents whose rule is
+    `filtered`). Loaded without an audience, it is the whole computation, which the
+    publisher turns into each audience's copy."""
 
     def __init__(
         self,
         path_of: Callable[[str], str],
         data_of: Callable[..., Awaitable[dict[str, Any]]],
+        for_audience: Callable[[dict[str, Any], str], dict[str, Any]] | None = None,
     ) -> None:
         self.path_of = path_of
         self.data_of = data_of
+        self.for_audience = for_audience
 
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
@@ -278,10 +286,39 @@ class ClinicView:
             return None
         version = await version_of(session, path=self.path_of(clinic_id))
         data = await self.data_of(session, clinic_id=clinic_id)
-        return Loaded(DocMeta(None, clinic_id), data, version)
+        audience = params.get("audience")
+        shown = (
+            data
+            if audience is None or self.for_audience is None
+            else self.for_audience(data, audience)
+        )
+        return Loaded(DocMeta(None, clinic_id), shown, version)
 
     async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
         """From the path alone (no query): the rule of a clinic's view reads the path's clinic."""
+        return DocMeta(None, params["clinicId"])
+
+
+class FeedWindow:
+    """`clinics/{clinicId}/bookings/{from}/{to}`: the bookings of those days, for the
+    reader's audience (realtime/booking/feed_window.py)."""
+
+    async def load(
+        self, session: AsyncSession, params: dict[str, str], *, for_update: bool
+    ) -> Loaded | None:
+        clinic_id = params["clinicId"]
+        if await get_clinic(session, clinic_id=clinic_id) is None:
+            return None
+        data, version = await window_data(
+            session,
+            clinic_id=clinic_id,
+            first=params["first"],
+            last=params["last"],
+            audience=params.get("audience", EVERYONE),
+        )
+        return Loaded(DocMeta(None, clinic_id), data, version)
+
+    async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
         return DocMeta(None, params["clinicId"])
 
 
@@ -293,7 +330,8 @@ def collections(months: SlotCache) -> dict[str, Collection]:
         "users/{uid}": Users(),
         "appointments/{id}": Appointments(),
         "vacancies/{clinicId}/{serviceId}/{month}": Vacancies(months),
-        "clinics/{clinicId}/bookings": ClinicView(feed_path, feed_data),
-        "clinics/{clinicId}/presence": ClinicView(presence_path, presence_data),
+        "clinics/{clinicId}/bookings": ClinicView(feed_path, feed_data, feed_for),
+        "clinics/{clinicId}/bookings/{first}/{last}": FeedWindow(),
+        "clinics/{clinicId}/presence": ClinicView(presence_path, presence_data, presence_for),
         "clinics/{clinicId}/audit": ClinicView(audit_path, audit_data),
     }

@@ -9,6 +9,7 @@ from typing import Any
 from realtime.changes import changing, row_snapshot, snapshot
 from realtime.collections import Rows
 from realtime.errors import FunctionError
+from realtime.follows import reader_params
 from realtime.identity import Identity
 from realtime.rules import DocMeta, Match, authorize, match, may_act_on
 from realtime.state import AppState
@@ -49,10 +50,13 @@ async def may_read(state: AppState, who: Identity | None, path: str) -> Match:
 
 async def read(state: AppState, who: Identity | None, found: Match) -> dict[str, Any]:
     """The current snapshot of a document the caller may read, authorised (again) from the
-    metadata loaded with it, at no extra query."""
+    metadata loaded with it, at no extra query. A document filtered per reader is
+    authorised before it is built, and built for the reader's audience."""
+    if found.rule.filtered:
+        authorize(who, found, None, "read")
     async with state.db.read() as session:
         loaded = await state.collections[found.rule.pattern].load(
-            session, found.params, for_update=False
+            session, reader_params(who, found), for_update=False
         )
     refuse_staff_reads(who, found, loaded.meta if loaded else None)
     authorize(who, found, loaded.meta if loaded else None, "read")

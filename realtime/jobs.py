@@ -109,6 +109,7 @@ async def _expire(
         return False
     claim.active = False
     change.claims_changed(Claims(row.clinic_id, [claim.start]))
+    change.moving(row)  # it leaves its bookings window
     if row.status == "pending_payment":  # the payment window is over too
         row.status = transition(row.status, "draft")
         open_session = (row.payment or {}).get("sessionId")

@@ -24,3 +24,31 @@ def presence_path(clinic_id: str) -> str:
 
 def audit_path(clinic_id: str) -> str:
     return f"clinics/{clinic_id}/audit"
+
+
+def feed_window_path(clinic_id: str, first: str, last: str) -> str:
+    """The bookings of the days `first`..`last` (YYYY-MM-DD, the clinic's zone), followed as
+    document changes (docs/protocol.md, "The bookings window")."""
+    return f"clinics/{clinic_id}/bookings/{first}/{last}"
+
+
+# Rooms that are not documents: their names hold "~", which no path of realtime/rules.py
+# can, so no `subscribe` can name one; the server joins sockets to them.
+INTERNAL = "~"
+EVERYONE = "*"  # the audience of a clinic_admin: every counselor's bookings
+
+
+def audience_room(path: str, counselor_id: str) -> str:
+    """Where a counselor's filtered copy of a clinic document (`clinics/{id}/bookings`,
+    `.../presence`) is pushed: never the document's own room, which carries every row."""
+    return f"{path}{INTERNAL}{counselor_id}"
+
+
+def day_stream(clinic_id: str, audience: str, day: str) -> str:
+    """The changes of one clinic day for one audience (EVERYONE, or a counselor id): a room
+    and the key of its version in `document_versions`."""
+    return f"bookings{INTERNAL}{clinic_id}{INTERNAL}{audience}{INTERNAL}{day}"
+
+
+def is_day_stream(room: str) -> bool:
+    return room.startswith(f"bookings{INTERNAL}")

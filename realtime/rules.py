@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 
 from realtime.errors import FunctionError, no_access
 from realtime.identity import Identity
+from realtime.paths import EVERYONE
 
 
 @dataclass(frozen=True)
@@ -95,10 +96,25 @@ def signed_in(_who: Identity, _params: dict[str, str], _doc: DocMeta | None) -> 
 
 
 def clinic_admin(who: Identity, params: dict[str, str], _doc: DocMeta | None) -> bool:
-    """The clinic's whole view (bookings feed, presence): its clinic_admin. A counselor's view
-    filtered to their own appointments is not built yet, so they are refused."""
+    """A document for the clinic's administrators only (the audit cue)."""
     require_staff(who, params["clinicId"], admin=True)
     return True
+
+
+def clinic_staff(who: Identity, params: dict[str, str], _doc: DocMeta | None) -> bool:
+    """A clinic's staff documents (bookings feed and window, presence): its clinic_admin
+    reads every row, a counselor only the rows of their own appointments (the documents are
+    filtered per reader: `audience`)."""
+    require_staff(who, params["clinicId"])
+    return who.is_admin or who.counselor_id is not None
+
+
+def audience(who: Identity) -> str:
+    """Whose rows a staff member reads in the clinic's staff documents: EVERYONE for a
+    clinic_admin, else the counselor's own id (`clinic_staff` refused anyone else)."""
+    if who.is_admin or who.counselor_id is None:
+        return EVERYONE
+    return who.counselor_id
 
 
 def nobody(_who: Identity, _params: dict[str, str], _doc: DocMeta | None) -> bool:
@@ -110,6 +126,7 @@ class PathRule:
     pattern: str
     read: Rule
     write: Rule
+    filtered: bool = False  # read per audience (`audience`)
 
     @property
     def collection(self) -> str:
@@ -123,8 +140,13 @@ RULES: tuple[PathRule, ...] = (
     # Staff read appointments through staff-appointment-read (audited), never by following.
     PathRule("appointments/{id}", read=owner, write=owner),
     PathRule("vacancies/{clinicId}/{serviceId}/{month}", read=signed_in, write=nobody),
-    PathRule("clinics/{clinicId}/bookings", read=clinic_admin, write=nobody),
-    PathRule("clinics/{clinicId}/presence", read=clinic_admin, write=nobody),
+    # Staff documents, filtered per reader (`audience`): realtime/follows.py joins a
+    # counselor to their own rooms, never to the document's room of every row.
+    PathRule("clinics/{clinicId}/bookings", read=clinic_staff, write=nobody, filtered=True),
+    PathRule(
+        "clinics/{clinicId}/bookings/{first}/{last}", read=clinic_staff, write=nobody, filtered=True
+    ),
+    PathRule("clinics/{clinicId}/presence", read=clinic_staff, write=nobody, filtered=True),
     # Only the newest audit entry's id (realtime/audit_view.py): the audit screen's cue.
     PathRule("clinics/{clinicId}/audit", read=clinic_admin, write=nobody),
 )

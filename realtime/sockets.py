@@ -19,10 +19,12 @@ from realtime.budget import EventBudget
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import FunctionError, unexpected_error
+from realtime.follows import is_internal, is_window, rooms_of
 from realtime.functions.inputs import Input
 from realtime.peers import TOO_MANY_SOCKETS, Peer
 from realtime.presence import Activity, record_activity, socket_connected, socket_disconnected
 from realtime.push import LocalManager, OrderedRedisManager
+from realtime.rules import match
 from realtime.settings import Settings
 from realtime.socket_gate import GuardedServer
 from realtime.state import AppState
@@ -156,31 +158,54 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
         return {"data": await dispatch(context, event.name, event.data)}
 
     def followed(peer: Peer, sid: str) -> list[str]:
-        """The documents a socket follows: its rooms but its own (sid, session, address)."""
-        return [room for room in sio.rooms(sid) if room != sid and room not in peer.rooms]
+        """The documents a socket follows: its rooms but its own (sid, session, address) and
+        the day streams of its windows (realtime/follows.py)."""
+        return [
+            room
+            for room in sio.rooms(sid)
+            if room != sid and room not in peer.rooms and not is_internal(room)
+        ]
 
     @on("subscribe", events.Subscribe)
     async def subscribe(peer: Peer, event: events.Subscribe, sid: str) -> dict[str, Any]:
-        documents_followed = followed(peer, sid)
-        joining = event.path not in documents_followed
-        if joining and len(documents_followed) >= MAX_SUBSCRIPTIONS:
-            raise FunctionError("RESOURCE_EXHAUSTED", "Too many documents followed at once.")
         # Authorise from the metadata, join, then read once: a change committed after the
         # join is either in the snapshot or pushed after it (clients keep the highest
         # version they have seen).
         found = await documents.may_read(state, peer.who, event.path)
-        await sio.enter_room(sid, found.path)
+        rooms = rooms_of(peer.who, found)  # the reader's rooms (a window: validated)
+        documents_followed = followed(peer, sid)
+        joining = rooms[0] not in documents_followed
+        if joining and len(documents_followed) >= MAX_SUBSCRIPTIONS:
+            raise FunctionError("RESOURCE_EXHAUSTED", "Too many documents followed at once.")
+        for room in rooms:
+            await sio.enter_room(sid, room)
         try:
             return {"snapshot": await documents.read(state, peer.who, found)}
         except Exception:
             if joining:
-                await sio.leave_room(sid, found.path)
+                await leave(peer, sid, rooms)
             raise
+
+    async def leave(peer: Peer, sid: str, rooms: list[str]) -> None:
+        """Leave a document's rooms, but a day stream that another followed window of the
+        socket still covers."""
+        kept = set(rooms)
+        still: set[str] = set()
+        for other in followed(peer, sid):
+            if other not in kept and is_window(other):
+                still.update(rooms_of(peer.who, match(other)))
+        for room in rooms:
+            if room not in still:
+                await sio.leave_room(sid, room)
 
     @on("unsubscribe", events.Unsubscribe)
     async def unsubscribe(peer: Peer, event: events.Unsubscribe, sid: str) -> dict[str, Any]:
-        if event.path in followed(peer, sid):
-            await sio.leave_room(sid, event.path)
+        try:
+            rooms = rooms_of(peer.who, match(event.path))
+        except FunctionError:  # no document of this reader: nothing was joined
+            return {"ok": True}
+        if rooms[0] in followed(peer, sid):
+            await leave(peer, sid, rooms)
         return {"ok": True}
 
     @on("activity", events.Activity)

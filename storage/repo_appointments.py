@@ -1,11 +1,13 @@
 """Queries on appointments."""
 
 from datetime import datetime
+from typing import Any
 
+from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from storage.models import Appointment, User
+from storage.models import Appointment, Counselor, User
 
 # An appointment in one of these states is the user's open appointment.
 OPEN_STATUSES = ("draft", "pending_payment", "confirmed")
@@ -41,6 +43,47 @@ async def clinic_feed(session: AsyncSession, *, clinic_id: str, limit: int) -> l
         .order_by(col(Appointment.updated).desc())
         .limit(limit)
     )
+    return list(rows.all())
+
+
+# What the bookings window reads of an appointment: never its intake or consent (a window
+# holds thousands of rows; loading whole rows made its snapshot several times slower).
+WINDOW_COLUMNS = [
+    col(Appointment.id),
+    col(Appointment.service_id),
+    col(Appointment.status),
+    col(Appointment.date),
+    col(Appointment.time),
+    col(Appointment.timezone),
+    col(Appointment.counselor_id),
+    col(Appointment.hold_expires_at),
+    col(Appointment.payment),
+]
+
+
+async def clinic_window(
+    session: AsyncSession, *, clinic_id: str, first: str, last: str, counselor_id: str | None
+) -> list[Any]:
+    """The clinic's appointments holding or having held a time on the days `first`..`last`
+    (YYYY-MM-DD in the clinic's zone, both included; such strings sort as days do), of one
+    counselor when given, by day and time: rows of WINDOW_COLUMNS, read by attribute."""
+    # Any: sqlmodel's typed `exec` knows no select of nine columns.
+    query: Any = (
+        sa_select(*WINDOW_COLUMNS)
+        .where(col(Appointment.clinic_id) == clinic_id)
+        .where(col(Appointment.counselor_id).is_not(None))
+        .where(col(Appointment.date) >= first)
+        .where(col(Appointment.date) <= last)
+    )
+    if counselor_id is not None:
+        query = query.where(Appointment.counselor_id == counselor_id)
+    query = query.order_by(col(Appointment.date), col(Appointment.time), col(Appointment.id))
+    return list((await session.exec(query)).all())
+
+
+async def clinic_counselor_ids(session: AsyncSession, *, clinic_id: str) -> list[str]:
+    """The ids of the clinic's counselors (the audiences of its staff documents)."""
+    rows = await session.exec(select(Counselor.id).where(Counselor.clinic_id == clinic_id))
     return list(rows.all())
 
 

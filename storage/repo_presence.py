@@ -6,7 +6,7 @@ from sqlalchemy import delete
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from storage.models import Presence
+from storage.models import Appointment, Presence
 
 
 async def seen_since(session: AsyncSession, *, clinic_id: str, since: datetime) -> list[Presence]:
@@ -18,6 +18,20 @@ async def seen_since(session: AsyncSession, *, clinic_id: str, since: datetime) 
         .order_by(col(Presence.last_seen).desc())
     )
     return list(rows.all())
+
+
+async def seen_since_with_counselors(
+    session: AsyncSession, *, clinic_id: str, since: datetime
+) -> list[tuple[Presence, str | None]]:
+    """`seen_since`, each row with its appointment's counselor (None: no time held)."""
+    rows = await session.exec(
+        select(Presence, Appointment.counselor_id)
+        .join(Appointment, col(Appointment.id) == col(Presence.appointment_id), isouter=True)
+        .where(Presence.clinic_id == clinic_id)
+        .where(col(Presence.last_seen) > since)
+        .order_by(col(Presence.last_seen).desc())
+    )
+    return [(row, counselor_id) for row, counselor_id in rows.all()]
 
 
 async def add_presence(

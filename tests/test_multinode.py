@@ -3,6 +3,7 @@
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from tests.support.databases import (
     redis_namespace,
 )
 from tests.support.server import ServerProcess
+from tests.test_feed_window import SATO, Board, board, catch_up, clinic_day, hold, window
 from tests.test_staff_signin import ADMIN, DEMO_SECRET, code, dev_session, post_totp
 
 
@@ -165,3 +167,31 @@ async def test_one_totp_code_passes_once_across_nodes(
         post_totp(a.url, on_a.token, value), post_totp(b.url, on_b.token, value)
     )
     assert sorted(r.status_code for r in replies) == [200, 401], [r.text for r in replies]
+
+
+async def test_bookings_window_changes_reach_staff_on_the_other_node(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    """Changes made through node A reach a window followed on node B, each day stream in
+    version order (no gap), and a counselor on node B gets their own bookings only."""
+    a, b = two_nodes
+    staff = await sign_in(b.url, ADMIN)
+    sato = await sign_in(b.url, SATO)
+    async with AsyncExitStack() as stack:
+        someone = await stack.enter_async_context(person(a.url))
+        slots = await free_slots(someone.sock, days=28)
+        day = clinic_day(slots[0]["start"])
+        path = window(day, day + timedelta(days=27))
+        admin: Board = await stack.enter_async_context(board(b.url, staff.token, path))
+        desk: Board = await stack.enter_async_context(board(b.url, sato.token, path))
+        await admin.follow()
+        await desk.follow()
+        tanaka = next(s for s in slots if "c-tanaka" in s["counselorIds"])
+        await hold(someone, tanaka, "c-tanaka")
+        sato_slot = next(s for s in slots if "c-sato" in s["counselorIds"])
+        await hold(someone, sato_slot, "c-sato")
+        assert admin.bookings == await catch_up(b.url, staff.token, admin)
+        assert someone.appointment_id in admin.bookings
+        assert desk.bookings == await catch_up(b.url, sato.token, desk)
+        assert desk.bookings[someone.appointment_id]["counselorId"] == "c-sato"
+        assert {row["counselorId"] for row in desk.bookings.values()} == {"c-sato"}

@@ -269,6 +269,7 @@ async def _hold(
                 {"reason": "holdLimit", "retryAfter": iso(limit.retry_after)},
             ) from None
         local = start.astimezone(ZoneInfo(clinic.timezone))
+        change.moving(row)  # its bookings window tells the day it leaves
         row.counselor_id = counselor_id
         row.date, row.time = local.strftime("%Y-%m-%d"), local.strftime("%H:%M")
         row.hold_expires_at = held.claim.expires_at  # cut by the budget, maybe

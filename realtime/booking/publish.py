@@ -23,20 +23,22 @@ How, for speed (docs/benchmarks.md, "Booking"), keeping the order of docs/protoc
   cache. With Redis, followers may sit on other nodes, so every document is pushed.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from realtime.booking.feed import feed_data
+from realtime.booking.feed import feed_data, feed_for
+from realtime.booking.feed_window import CHANGES_EVENT, Moved, stream_changes
 from realtime.booking.schedule import Busy
 from realtime.booking.sessions import autocommit
 from realtime.booking.vacancies import month_data, month_of, month_times
-from realtime.paths import feed_path, vacancies_path
-from realtime.push import HeldLocks
+from realtime.paths import INTERNAL, audience_room, feed_path, vacancies_path
+from realtime.push import NAMESPACE, SNAPSHOT_EVENT, HeldLocks, LocalManager
 from realtime.state import AppState
 from storage.db import AsyncSession
 from storage.models import Clinic, Service, SlotClaim
+from storage.repo_appointments import clinic_counselor_ids
 from storage.repo_booking import bump_versions
 from storage.types import utcnow
 
@@ -243,10 +245,15 @@ async def _push_all(
     publisher = state.publisher
     for path, service, month in documents:
         version = versions[path]
-        if publisher.followed(path) and not publisher.stale(path, version):
+        feed = service is None
+        followed = publisher.followed(path) or (feed and bool(_local_audiences(state, path)))
+        if followed and not publisher.stale(path, version):
             async with autocommit(state.db) as session:
                 data = await _data(state, session, clinic, service, month, version)
-            await publisher.push({"path": path, "exists": True, "data": data, "version": version})
+                counselors = await audiences(state, session, path, clinic.id) if feed else []
+            pushed = {"path": path, "exists": True, "data": data, "version": version}
+            await publisher.push(pushed)  # the v1 feed of clinic_admins is the whole list
+            await push_audiences(state, pushed, counselors, feed_for)
         locks.release(path)
 
 
@@ -288,3 +295,77 @@ async def publish_feed(state: AppState, *, clinic_id: str) -> None:
         found = await state.caches.catalogs.get(session, clinic_id)
         if found is not None:
             await _publish(state, found[0], documents, None, session)
+
+
+def _local_audiences(state: AppState, path: str) -> list[str]:
+    """The counselors with a socket in their own room of `path` on this node."""
+    prefix = f"{path}{INTERNAL}"
+    rooms = state.publisher.sio.manager.rooms.get(NAMESPACE, {})
+    return [
+        room.removeprefix(prefix)
+        for room, members in list(rooms.items())
+        if isinstance(room, str) and room.startswith(prefix) and members
+    ]
+
+
+async def audiences(state: AppState, session: AsyncSession, path: str, clinic_id: str) -> list[str]:
+    """The counselors whose own copy of a clinic staff document is pushed (realtime/follows.py).
+    Alone, this node knows who follows: only their copies are made; with Redis, followers
+    may be on other nodes, so every counselor of the clinic gets one (one query, in the
+    session that computes the document)."""
+    if isinstance(state.publisher.sio.manager, LocalManager):
+        return _local_audiences(state, path)
+    return await clinic_counselor_ids(session, clinic_id=clinic_id)
+
+
+async def push_audiences(
+    state: AppState,
+    snapshot: dict[str, Any],
+    counselors: list[str],
+    for_audience: Callable[[dict[str, Any], str], dict[str, Any]],
+) -> None:
+    """After a clinic staff document's whole snapshot (its clinic_admins' room): each
+    counselor's copy, filtered from that one computation, to the counselor's own room."""
+    path, data = snapshot["path"], snapshot["data"]
+    if data is None:
+        return
+    for counselor_id in counselors:
+        await state.publisher.sio.emit(
+            SNAPSHOT_EVENT,
+            {**snapshot, "data": for_audience(data, counselor_id)},
+            room=audience_room(path, counselor_id),
+        )
+
+
+async def publish_window_changes(state: AppState, *, clinic_id: str, moved: list[Moved]) -> None:
+    """The bookings windows' part of a change (realtime/booking/feed_window.py): its entries
+    computed once, then per day stream a new version and one push, under the stream's lock
+    (two publishers of one stream on this node push in version order). A stream nobody
+    follows is left alone when this process is the only node: a later subscriber reads the
+    current version, and one joining meanwhile reads rows committed before this point."""
+    changes = stream_changes(clinic_id, moved)
+    publisher = state.publisher
+    # A stream that only loses bookings first: a move's `removed` then reaches a window
+    # that holds both days before its `added` (clients also remove a booking only from the
+    # day it is on: docs/protocol.md, "The bookings window").
+    streams = sorted(
+        (stream for stream in changes if publisher.followed(stream.key)),
+        key=lambda s: (any(c["type"] != "removed" for c in changes[s]), s.key),
+    )
+    if not streams:
+        return
+    keys = [stream.key for stream in streams]
+    locks = await publisher.lock_all(keys)
+    try:
+        if state.db.sqlite:
+            async with state.db.write() as writing:
+                versions = await bump_versions(writing, paths=keys)
+        else:
+            async with autocommit(state.db) as session:
+                versions = await bump_versions(session, paths=keys)
+        for stream in streams:
+            payload = stream.push(versions[stream.key], changes[stream])
+            await publisher.sio.emit(CHANGES_EVENT, payload, room=stream.key)
+            locks.release(stream.key)
+    finally:
+        locks.release_all()

@@ -42,6 +42,7 @@ async def _release(session: AsyncSession, row: Appointment, change: Change) -> N
     if claim is not None:
         claim.active = False
         change.claims_changed(Claims(row.clinic_id, [claim.start]))
+    change.moving(row)  # it leaves its bookings window
     row.counselor_id = row.date = row.time = row.hold_expires_at = None
 
 

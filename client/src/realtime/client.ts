@@ -61,6 +61,8 @@ export interface RealtimeClient {
   /** Whether a socket is wanted: between `connect()` and `disconnect()` (signed in). */
   isOpen(): boolean;
   onSnapshot(listener: (snapshot: Snapshot) => void): () => void;
+  /** The `changes` events, as they come (their reader parses them: staff/bookingsWindow.ts). */
+  onChanges(listener: (payload: unknown) => void): () => void;
   onSession(listener: (notice: SessionNotice) => void): () => void;
   onConnectError(listener: (error: Error) => void): () => void;
   /**
@@ -103,6 +105,7 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
   const held = new Map<string, number | undefined>();
   const waiters = new Map<string, Waiter[]>();
   const snapshotListeners = new Set<(snapshot: Snapshot) => void>();
+  const changesListeners = new Set<(payload: unknown) => void>();
   const sessionListeners = new Set<(notice: SessionNotice) => void>();
   const connectErrorListeners = new Set<(error: Error) => void>();
   const readyListeners = new Set<(ready: boolean) => void>();
@@ -201,6 +204,9 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
         const snapshot = parseSnapshot(payload);
         if (snapshot) deliver(snapshot);
       });
+      created.on(ServerEvent.changes, (payload: never) => {
+        for (const listener of changesListeners) listener(payload);
+      });
       created.on(ServerEvent.session, (payload: never) => {
         const notice = parseSessionNotice(payload);
         if (notice) for (const listener of sessionListeners) listener(notice);
@@ -291,6 +297,10 @@ export function createRealtimeClient(deps: RealtimeDeps): RealtimeClient {
     onSnapshot(listener) {
       snapshotListeners.add(listener);
       return () => snapshotListeners.delete(listener);
+    },
+    onChanges(listener) {
+      changesListeners.add(listener);
+      return () => changesListeners.delete(listener);
     },
     onSession(listener) {
       sessionListeners.add(listener);

@@ -19,6 +19,8 @@ export const ServerEvent = {
   snapshot: 'snapshot',
   /** `{state: 'active' | 'warning' | 'expired', secondsLeft}` */
   session: 'session',
+  /** `{path, day, counselorId, version, changes}`: a bookings window's day stream (docs/protocol.md "The bookings window") */
+  changes: 'changes',
 } as const;
 
 export interface SessionNotice {

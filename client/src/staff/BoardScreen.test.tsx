@@ -5,12 +5,15 @@ import { fakeServer, reply } from '../test/fakeServer';
 import { renderApp } from '../test/renderApp';
 import { admin, bookingRow, counselorSato, pushClinicDocument, resetClinicDocuments, staffToday } from '../test/staff';
 import { HIGHLIGHT_MS } from './BoardScreen';
-import { bookingsPath, presencePath } from './liveClinic';
+import { bookingsWindowPath, liveClinic, presencePath } from './liveClinic';
 
 let view: ReturnType<typeof renderApp> | undefined;
 
-const BOOKINGS = bookingsPath('demo-clinic');
+// The board's window on Monday 3 March 2025 (Tokyo): that day and the 27 after it.
+const BOOKINGS = bookingsWindowPath('demo-clinic', '2025-03-03', '2025-03-30');
 const PRESENCE = presencePath('demo-clinic');
+/** A snapshot of the window (its days' versions left out: no push follows it). */
+const windowOf = (bookings: Record<string, unknown>[]) => ({ bookings, days: {} });
 
 const first = [
   bookingRow('a-yesterday', { date: '2025-03-02' }),
@@ -49,7 +52,7 @@ describe('/staff: the bookings board', () => {
     view = renderApp('/staff', { user: staffToday });
     await screen.findByRole('heading', { level: 1, name: 'Bookings board' });
     expect(screen.getByText('Loading the bookings…')).toBeTruthy();
-    await pushClinicDocument(BOOKINGS, { bookings: first });
+    await pushClinicDocument(BOOKINGS, windowOf(first));
 
     const today = await screen.findByRole('region', { name: /^Monday, March 3, 2025/ });
     expect(within(today).getByRole('heading', { level: 2 }).textContent).toBe('Monday, March 3, 2025 · Today · 3 bookings');
@@ -74,7 +77,7 @@ describe('/staff: the bookings board', () => {
   it('filters by counselor, service and status', async () => {
     const user = userEvent.setup();
     view = renderApp('/staff', { user: admin });
-    await pushClinicDocument(BOOKINGS, { bookings: first });
+    await pushClinicDocument(BOOKINGS, windowOf(first));
     await screen.findByRole('region', { name: /March 3, 2025/ });
 
     await user.selectOptions(screen.getByLabelText('Counselor'), 'c-tanaka');
@@ -98,7 +101,7 @@ describe('/staff: the bookings board', () => {
   it("a counselor sees their own bookings by default, and can see everyone's", async () => {
     const user = userEvent.setup();
     view = renderApp('/staff', { user: counselorSato });
-    await pushClinicDocument(BOOKINGS, { bookings: first });
+    await pushClinicDocument(BOOKINGS, windowOf(first));
     const today = await screen.findByRole('region', { name: /March 3, 2025/ });
     expect(names(today)).toEqual(['Sato']);
     expect(screen.getByLabelText<HTMLSelectElement>('Counselor').value).toBe('c-sato');
@@ -108,21 +111,22 @@ describe('/staff: the bookings board', () => {
 
   it('announces a booking that appears (highlighted for a moment) and a cancellation, not the first snapshot', async () => {
     view = renderApp('/staff', { user: admin });
-    await pushClinicDocument(BOOKINGS, { bookings: first });
+    await pushClinicDocument(BOOKINGS, windowOf(first));
     await screen.findByRole('region', { name: /March 3, 2025/ });
     const announcer = screen.getByTestId('board-announcer');
     expect(announcer.getAttribute('aria-live')).toBe('polite');
     expect(announcer.textContent).toBe('');
 
-    await pushClinicDocument(BOOKINGS, { bookings: [...first, bookingRow('a-new', { time: '15:00', counselorId: 'c-tanaka' })] });
+    await pushClinicDocument(BOOKINGS, windowOf([...first, bookingRow('a-new', { time: '15:00', counselorId: 'c-tanaka' })]));
     expect(announcer.textContent).toBe('New booking: Service cancer-b2b, Monday, March 3, 2025 15:00, Counselor c-tanaka.');
     const item = screen.getByRole('link', { name: '15:00 Service cancer-b2b' }).closest('li');
     expect(item?.hasAttribute('data-new')).toBe(true);
     expect(within(item as HTMLElement).getByText('New')).toBeTruthy();
 
-    await pushClinicDocument(BOOKINGS, {
-      bookings: [...first.filter((b) => b.appointmentId !== 'a-tanaka'), bookingRow('a-tanaka', { counselorId: 'c-tanaka', time: '13:30', status: 'cancelled' }), bookingRow('a-new', { time: '15:00', counselorId: 'c-tanaka' })],
-    });
+    await pushClinicDocument(
+      BOOKINGS,
+      windowOf([...first.filter((b) => b.appointmentId !== 'a-tanaka'), bookingRow('a-tanaka', { counselorId: 'c-tanaka', time: '13:30', status: 'cancelled' }), bookingRow('a-new', { time: '15:00', counselorId: 'c-tanaka' })]),
+    );
     expect(announcer.textContent).toBe('Booking cancelled: Service cancer-b2b, Monday, March 3, 2025 13:30, Counselor c-tanaka.');
     expect(within(dayNamed(/March 3, 2025/)).getAllByText('Cancelled')).toHaveLength(1);
 
@@ -138,10 +142,36 @@ describe('/staff: the bookings board', () => {
     );
   }, 15_000);
 
+  it('applies the pushed changes of its window: a booking added, moved, and removed', async () => {
+    view = renderApp('/staff', { user: admin });
+    await pushClinicDocument(BOOKINGS, { bookings: first, days: { '2025-03-03': 4, '2025-03-04': 1, '2025-03-05': 0 } });
+    await screen.findByRole('region', { name: /March 3, 2025/ });
+    const announcer = screen.getByTestId('board-announcer');
+    const changes = (day: string, version: number, ...entries: Record<string, unknown>[]) => {
+      act(() => {
+        liveClinic.receiveChanges({ path: 'clinics/demo-clinic/bookings', day, counselorId: null, version, changes: entries });
+      });
+    };
+    changes('2025-03-05', 1, { type: 'added', appointmentId: 'a-new', doc: bookingRow('a-new', { date: '2025-03-05', time: '16:00' }) });
+    expect(announcer.textContent).toBe('New booking: Service cancer-b2b, Wednesday, March 5, 2025 16:00, Sato.');
+    expect(within(dayNamed(/March 5, 2025/)).getByRole('link', { name: '16:00 Service cancer-b2b' })).toBeTruthy();
+    // Moved from the 5th to the 4th: removed from one day, added to the other.
+    changes('2025-03-05', 2, { type: 'removed', appointmentId: 'a-new' });
+    changes('2025-03-04', 2, { type: 'added', appointmentId: 'a-new', doc: bookingRow('a-new', { date: '2025-03-04', time: '09:30' }) });
+    expect(screen.queryByRole('region', { name: /March 5, 2025/ })).toBeNull();
+    expect(within(dayNamed(/March 4, 2025/)).getByRole('link', { name: '09:30 Service cancer-b2b' })).toBeTruthy();
+    // A push of another clinic or of a day outside the window changes nothing.
+    changes('2025-04-01', 1, { type: 'added', appointmentId: 'a-far', doc: bookingRow('a-far', { date: '2025-04-01' }) });
+    expect(screen.queryByRole('region', { name: /April 1, 2025/ })).toBeNull();
+    // Cancelled in place: modified, announced.
+    changes('2025-03-03', 5, { type: 'modified', appointmentId: 'a-tanaka', doc: bookingRow('a-tanaka', { counselorId: 'c-tanaka', time: '13:30', status: 'cancelled' }) });
+    expect(announcer.textContent).toBe('Booking cancelled: Service cancer-b2b, Monday, March 3, 2025 13:30, Counselor c-tanaka.');
+  });
+
   it('shows who is online and on which step, in Japanese', async () => {
     view = renderApp('/staff', { user: admin, locale: 'ja' });
     await screen.findByRole('heading', { level: 1, name: '予約ボード' });
-    await pushClinicDocument(BOOKINGS, { bookings: [] });
+    await pushClinicDocument(BOOKINGS, windowOf([]));
     expect(await screen.findByText('該当する予約はありません。')).toBeTruthy();
     const online = screen.getByRole('complementary', { name: 'オンライン中' });
     expect(within(online).getByText('オンラインの方はいません。')).toBeTruthy();

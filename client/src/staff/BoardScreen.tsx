@@ -1,6 +1,7 @@
 /**
- * `/staff`: the clinic's bookings board. Follows `clinics/{clinicId}/bookings` and
- * `clinics/{clinicId}/presence` live; shows today (the clinic's day) and the coming days by
+ * `/staff`: the clinic's bookings board. Follows the bookings window
+ * `clinics/{clinicId}/bookings/{today}/{today + BOARD_DAYS - 1}` (its changes pushed one by one)
+ * and `clinics/{clinicId}/presence` live; shows today (the clinic's day) and the coming days by
  * day then counselor, each booking with its time in the clinic's zone, service, counselor,
  * status, payment, and a hold's countdown; filters by counselor (a counselor's own by default),
  * service and status; a booking that appears is highlighted for a moment and announced
@@ -16,7 +17,7 @@ import { useNow } from '../booking/useNow';
 import { ErrorText } from '../components/FieldParts';
 import { Screen } from '../components/ScreenPlaceholder';
 import type { Locale } from '../i18n/locale';
-import { todayIn } from '../intake/dates';
+import { addDays, todayIn } from '../intake/dates';
 import { definition } from '../intake/definition';
 import { isRecord } from '../isRecord';
 import { callFunction, errorMessageKey } from '../realtime';
@@ -35,10 +36,12 @@ import {
   type BoardChange,
   type BoardFilters,
 } from './board';
-import { bookingsPath, liveClinic, presencePath, useClinicDocument } from './liveClinic';
+import { bookingsWindowPath, liveClinic, presencePath, useClinicDocument } from './liveClinic';
 import CalendarFeed from './CalendarFeed';
 import './staff.css';
 
+/** How many days the board follows: today and the 27 after it (within MAX_WINDOW_DAYS). */
+export const BOARD_DAYS = 28;
 /** How long a booking that just appeared stays highlighted. */
 export const HIGHLIGHT_MS = 6000;
 const DEFAULT_ZONE = 'Asia/Tokyo';
@@ -54,10 +57,9 @@ function localized(value: unknown, locale: Locale): string | null {
   return null;
 }
 
-/** `clinic-read` (timezone, counselors) and `service-read` of each service seen: names, best effort. */
-function useCatalog(clinicId: string, serviceIds: string[]) {
+/** `clinic-read` (timezone, counselors), best effort. */
+function useClinic(clinicId: string) {
   const [clinic, setClinic] = useState<Record<string, unknown> | null>(null);
-  const [services, setServices] = useState<Names>({});
   useEffect(() => {
     let live = true;
     callFunction('clinic-read', { id: clinicId }).then(
@@ -70,6 +72,12 @@ function useCatalog(clinicId: string, serviceIds: string[]) {
       live = false;
     };
   }, [clinicId]);
+  return clinic;
+}
+
+/** `service-read` of each service seen: names, best effort. */
+function useServices(clinicId: string, serviceIds: string[]) {
+  const [services, setServices] = useState<Names>({});
   const wanted = serviceIds.join(' ');
   useEffect(() => {
     let live = true;
@@ -85,7 +93,7 @@ function useCatalog(clinicId: string, serviceIds: string[]) {
       live = false;
     };
   }, [clinicId, wanted]);
-  return { clinic, services };
+  return services;
 }
 
 /** Announcements and highlights of what a new bookings snapshot brought. */
@@ -157,19 +165,19 @@ function Board({ clinicId, counselorId }: { clinicId: string; counselorId: strin
   const { t } = useTranslation(['staff', 'errors']);
   const locale = useAppStore(selectLocale);
   const now = useNow(1000);
-  const path = bookingsPath(clinicId);
+  const clinic = useClinic(clinicId);
+  const zone = (typeof clinic?.timezone === 'string' ? clinic.timezone : null) ?? DEFAULT_ZONE;
+  const today = todayIn(zone, new Date(now));
+  // The window moves on at the clinic's midnight (a new path: a new snapshot).
+  const path = bookingsWindowPath(clinicId, today, addDays(today, BOARD_DAYS - 1));
   const { document, error } = useClinicDocument(path);
   const { document: presenceDocument } = useClinicDocument(presencePath(clinicId));
   const bookings = useMemo(() => parseBookings(document?.data), [document]);
   const online = useMemo(() => parsePresence(presenceDocument?.data), [presenceDocument]);
   const options = useMemo(() => filterOptions(bookings), [bookings]);
-  const { clinic, services } = useCatalog(clinicId, options.serviceIds);
+  const services = useServices(clinicId, options.serviceIds);
   const { changes, highlighted } = useBoardChanges(path);
   const [filters, setFilters] = useState<BoardFilters>({ counselorId: counselorId ?? '', serviceId: '', status: '' });
-
-  const zone =
-    (typeof clinic?.timezone === 'string' ? clinic.timezone : null) ?? bookings.find((b) => b.timezone !== null)?.timezone ?? DEFAULT_ZONE;
-  const today = todayIn(zone, new Date(now));
   const days = groupBoard(bookings, today, filters, now);
 
   const counselorLabel = (id: string | null) =>
