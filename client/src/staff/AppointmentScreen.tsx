@@ -85,7 +85,7 @@ export default function AppointmentScreen() {
   const category = loaded.state === 'ready' && isCategory(loaded.service?.category) ? loaded.service.category : null;
   return (
     <Screen title={t('appointment.title', { id: appointmentId })} lead={t('appointment.lead')}>
-      <p className="no-print">
+      <p className="no-print staff-appointment-page">
         <Link to="/staff">{t('appointment.back')}</Link>
       </p>
       {loaded.state === 'loading' && (
