@@ -6,6 +6,7 @@ work from the keyboard (cancelling for the clinic with a reason): in Japanese on
 Asia/Tokyo, and in English on a desktop in another zone. Screenshots go to
 var/e2e-screenshots/."""
 
+import json
 from typing import Any
 
 import pytest
@@ -45,6 +46,8 @@ WORDS = {
         "confirm": "予約をキャンセルする",
         "cancelled": "予約をキャンセルしました。",
         "status": "キャンセル",
+        "exportAnswers": "回答をダウンロード（FHIR QuestionnaireResponse）",
+        "exportForm": "問診票をダウンロード（FHIR Questionnaire）",
     },
     "en": {
         "family": "Family history (pedigree)",
@@ -56,6 +59,8 @@ WORDS = {
         "confirm": "Cancel the appointment",
         "cancelled": "The appointment is cancelled.",
         "status": "Cancelled",
+        "exportAnswers": "Download the answers (FHIR QuestionnaireResponse)",
+        "exportForm": "Download the questionnaire (FHIR Questionnaire)",
     },
 }
 
@@ -133,6 +138,19 @@ async def test_staff_appointment_page(
         )
         await page.screenshot(path=str(SCREENSHOTS / f"staff-appointment-{lang}-{name}-top.png"))
         await family.screenshot(path=str(SCREENSHOTS / f"staff-pedigree-{lang}-{name}.png"))
+
+        # Downloads: the answers and the service's questionnaire as FHIR files.
+        for button, kind in (
+            (words["exportAnswers"], "QuestionnaireResponse"),
+            (words["exportForm"], "Questionnaire"),
+        ):
+            async with page.expect_download() as waiting:
+                await page.get_by_role("button", name=button).click()
+            download = await waiting.value
+            saved_path = await download.path()
+            resource = json.loads(saved_path.read_text(encoding="utf-8"))
+            assert resource["resourceType"] == kind, resource
+            assert download.suggested_filename.endswith(".fhir.json")
 
         # Printed: the answers and the drawing, without navigation nor actions.
         await page.emulate_media(media="print")
