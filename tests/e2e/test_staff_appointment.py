@@ -16,6 +16,7 @@ from tests.e2e.test_accessibility import assert_accessible, browser_locale
 from tests.support.booking import person
 from tests.support.clients import connect, sign_in
 from tests.support.server import ROOT, ServerProcess
+from tests.test_staff_audit import book
 
 STAFF_EMAIL = "staff@demo-clinic.example"
 SCREENSHOTS = ROOT / "var" / "e2e-screenshots"
@@ -181,4 +182,38 @@ async def test_staff_appointment_page(
             "Counselor unavailable"
         )
         assert (await someone.document())["status"] == "cancelled"
+        await context.close()
+
+
+async def test_staff_mark_a_confirmed_appointment_completed_by_keyboard(
+    browser: Browser, sqlite_server: ServerProcess
+) -> None:
+    base = sqlite_server.url
+    staff = await sign_in(base, STAFF_EMAIL)
+    async with connect(base, staff.token) as sock:
+        assert "version" in await sock.update(f"users/{staff.uid}", {"locale": "en"})
+    async with person(base, "cancer", complete=True) as someone:
+        await book(someone, 2)
+        context = await browser.new_context(locale="en-US", timezone_id="Europe/London")
+        await context.add_cookies([{"name": "gc_session", "value": staff.token, "url": base}])
+        page = await context.new_page()
+        await page.goto(f"{base}/staff/appointments/{someone.appointment_id}")
+        await expect(page.locator('[data-row="status"]')).to_contain_text(
+            "Confirmed", timeout=15_000
+        )
+        # The clinic's time, and the viewer's in London.
+        await expect(page.locator('[data-row="when"]')).to_contain_text("Japan Standard Time")
+        await expect(page.locator('[data-row="when"]')).to_contain_text("Your time:")
+        await page.get_by_role("heading", level=1).focus()
+        await tab_to(page, "Mark as completed")
+        await page.keyboard.press("Enter")
+        await expect(
+            page.get_by_role("status").filter(has_text="The appointment is marked as completed.")
+        ).to_be_visible(timeout=15_000)
+        await expect(page.locator('[data-row="status"]')).to_contain_text("Completed")
+        await expect(
+            page.get_by_text("No action is possible for an appointment with this status.")
+        ).to_be_visible()
+        await assert_accessible(page, "/staff/appointments after an action (en)")
+        assert (await someone.document())["status"] == "completed"
         await context.close()

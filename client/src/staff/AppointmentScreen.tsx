@@ -13,7 +13,7 @@ import { Link, useParams } from 'react-router';
 import { SECOND_FACTOR_PATH } from '../auth/roles';
 import { ErrorText } from '../components/FieldParts';
 import { Screen } from '../components/ScreenPlaceholder';
-import { applicableSteps, isCategory, scopeOf, stepById } from '../intake';
+import { applicableSteps, isCategory, scopeOf } from '../intake';
 import { ReviewAnswers } from '../intake/ReviewAnswers';
 import { isRecord } from '../isRecord';
 import { errorMessageKey, FunctionsError } from '../realtime';
@@ -26,8 +26,6 @@ import { useStaffAppointment, type StaffAppointment } from './appointment/read';
 import { familyAnswersOf, PedigreeChart } from './pedigree/PedigreeChart';
 import { pedigreeOf } from './pedigree/layout';
 import './appointment/appointment.css';
-
-const FAMILY_STEP = 'family';
 
 function Answers({ appointment, category }: { appointment: StaffAppointment; category: string | null }) {
   const { t } = useTranslation(['staff', 'intake']);
@@ -80,8 +78,6 @@ export default function AppointmentScreen() {
   const locale = useAppStore(selectLocale);
   const { appointmentId = '' } = useParams();
   const { loaded, reload } = useStaffAppointment(appointmentId);
-  // The family step is always in the definition: a renamed one fails here, not silently.
-  stepById(FAMILY_STEP);
   const category = loaded.state === 'ready' && isCategory(loaded.service?.category) ? loaded.service.category : null;
   return (
     <Screen title={t('appointment.title', { id: appointmentId })} lead={t('appointment.lead')}>

@@ -53,7 +53,7 @@ export function usePersonName(words: Words): (person: Person) => string {
   };
 }
 
-function Symbol({ person }: { person: PlacedPerson }) {
+function PersonSymbol({ person }: { person: PlacedPerson }) {
   const half = (person.pregnancy ? SYMBOL * 0.7 : SYMBOL) / 2;
   const { x, y } = person;
   const fill = isAffected(person) ? 'currentColor' : 'var(--surface, #fff)';
@@ -131,7 +131,7 @@ export function PedigreeChart({ layout, words }: { layout: PedigreeLayout; words
             return (
               <g key={person.id} role="img" aria-label={text} data-person={person.id} data-affected={isAffected(person) || undefined}>
                 <title>{text}</title>
-                <Symbol person={person} />
+                <PersonSymbol person={person} />
                 {person.proband && (
                   <line
                     x1={person.x - SYMBOL * 1.3}
