@@ -53,6 +53,11 @@ export function usePersonName(words: Words): (person: Person) => string {
   };
 }
 
+/** -1 on the woman's side (left), 1 on the partner's. */
+function outward(person: Person): number {
+  return person.side === 'partner' ? 1 : -1;
+}
+
 function PersonSymbol({ person }: { person: PlacedPerson }) {
   const half = (person.pregnancy ? SYMBOL * 0.7 : SYMBOL) / 2;
   const { x, y } = person;
@@ -133,10 +138,11 @@ export function PedigreeChart({ layout, words }: { layout: PedigreeLayout; words
                 <title>{text}</title>
                 <PersonSymbol person={person} />
                 {person.proband && (
+                  // From below on the outer side: the couple's own line leaves between them.
                   <line
-                    x1={person.x - SYMBOL * 1.3}
+                    x1={person.x + outward(person) * SYMBOL * 1.3}
                     y1={person.y + SYMBOL * 1.1}
-                    x2={person.x - SYMBOL / 2 - 3}
+                    x2={person.x + outward(person) * (SYMBOL / 2 + 3)}
                     y2={person.y + SYMBOL / 2 + 3}
                     stroke="currentColor"
                     strokeWidth={2}
@@ -144,7 +150,14 @@ export function PedigreeChart({ layout, words }: { layout: PedigreeLayout; words
                     data-proband-arrow=""
                   />
                 )}
-                <text x={person.x} y={person.y + SYMBOL / 2 + 15} textAnchor="middle" fontSize="11" fill="currentColor" aria-hidden="true">
+                <text
+                  x={person.labelBeside ? person.x + SYMBOL / 2 + 4 : person.x}
+                  y={person.labelBeside ? person.y + SYMBOL / 2 + 4 : person.y + SYMBOL / 2 + 15}
+                  textAnchor={person.labelBeside ? 'start' : 'middle'}
+                  fontSize="11"
+                  fill="currentColor"
+                  aria-hidden="true"
+                >
                   {person.label}
                 </text>
               </g>

@@ -252,28 +252,34 @@ function buildSide(side: Side, ego: Person, entries: Entry[], people: Map<string
   if (nephewParent) unions.push({ id: `${prefix}-sibling`, parents: [nephewParent.id], children: ids(nephews) });
   if (paternalLink) unions.push({ id: `${prefix}-paternal-link`, parents: [paternalLink.id], children: ids(paternalCousins) });
   if (maternalLink) unions.push({ id: `${prefix}-maternal-link`, parents: [maternalLink.id], children: ids(maternalCousins) });
+  // One parent's family goes on the outer side, the other's between them and the partner's
+  // side: the outer one is the father's, unless only the mother's has cousins (cousins hang
+  // under their parent's sibship, and inner ones would land among the couple's own lines).
+  const motherOuter = maternalCousins.length > 0 && paternalCousins.length === 0;
+  const paternalRow = ids([paternalLink, ...paternalSiblings, father]);
+  const maternalRow = ids([mother, ...maternalSiblings, maternalLink]);
+  const grandparents: string[][] = [];
   if (needPaternal) {
     const grandfather = single('paternalGrandfather', 'male', 9);
     const grandmother = single('paternalGrandmother', 'female', 10);
-    rows[0].push(grandfather.id, grandmother.id);
-    unions.push({
-      id: `${prefix}-paternal`,
-      parents: [grandfather.id, grandmother.id],
-      children: ids([paternalLink, ...paternalSiblings, father]),
-    });
+    grandparents.push([grandfather.id, grandmother.id]);
+    unions.push({ id: `${prefix}-paternal`, parents: [grandfather.id, grandmother.id], children: paternalRow });
   }
   if (needMaternal) {
     const grandfather = single('maternalGrandfather', 'male', 11);
     const grandmother = single('maternalGrandmother', 'female', 12);
-    rows[0].push(grandfather.id, grandmother.id);
-    unions.push({
-      id: `${prefix}-maternal`,
-      parents: [grandfather.id, grandmother.id],
-      children: ids([mother, ...maternalSiblings, maternalLink]),
-    });
+    grandparents.push([grandfather.id, grandmother.id]);
+    unions.push({ id: `${prefix}-maternal`, parents: [grandfather.id, grandmother.id], children: maternalRow });
   }
-  rows[1] = ids([paternalLink, ...paternalSiblings, father, mother, ...maternalSiblings, maternalLink]);
-  rows[2] = [...ids([...paternalCousins, ...maternalCousins]), ...ownSibship];
+  if (motherOuter) {
+    rows[0] = grandparents.reverse().flat();
+    rows[1] = [...[...maternalRow].reverse(), ...[...paternalRow].reverse()];
+    rows[2] = [...ids([...maternalCousins, ...paternalCousins]), ...ownSibship];
+  } else {
+    rows[0] = grandparents.flat();
+    rows[1] = [...paternalRow, ...maternalRow];
+    rows[2] = [...ids([...paternalCousins, ...maternalCousins]), ...ownSibship];
+  }
   rows[3] = ids(nephews);
   return { rows };
 }

@@ -173,3 +173,25 @@ describe('small and wide families', () => {
     expect(layout.generations).toHaveLength(4);
   });
 });
+
+describe('the side a parent family takes', () => {
+  it("puts the mother's family outside when only it has cousins, so that they hang away from the couple", () => {
+    const layout = pedigreeOf({
+      patientRole: 90,
+      isPregnant: 0,
+      familyMembers: [
+        { side: WOMAN, relationship: 21, disorders: ['Q90'] },
+        { side: WOMAN, relationship: 13, disorders: ['Q36'] },
+      ],
+    });
+    const link = byId(layout, 'w-maternal-link');
+    const cousin = byId(layout, 'w-maternalCousin-0');
+    expect(link.x).toBeLessThan(byId(layout, 'w-mother').x);
+    expect(byId(layout, 'w-mother').x).toBeLessThan(byId(layout, 'w-father').x);
+    expect(cousin.x).toBeLessThan(byId(layout, 'woman').x);
+    // The link's line to the cousin leaves from under it: its number goes beside.
+    expect(link.labelBeside).toBe(true);
+    expect(byId(layout, 'woman').labelBeside).toBe(false);
+    expect(overlaps(layout)).toEqual([]);
+  });
+});

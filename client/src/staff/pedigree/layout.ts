@@ -17,7 +17,7 @@ export const SYMBOL = 30;
 export const GAP = 64;
 export const ROW_HEIGHT = 112;
 const LEFT = 56; // room for the generation numerals
-const RIGHT = 28;
+const RIGHT = 44; // room for a label beside the last symbol
 const TOP = 28;
 const BOTTOM = 40; // room for the numbers under the last row
 const PASSES = 8;
@@ -28,6 +28,8 @@ export interface PlacedPerson extends Person {
   y: number;
   /** "II-3": generation (Roman) and place in it. */
   label: string;
+  /** Where the label goes: under the symbol, or beside it when a line leaves from below. */
+  labelBeside: boolean;
 }
 
 export interface Line {
@@ -118,7 +120,10 @@ export function layoutFamily(family: Family): PedigreeLayout {
   rows.forEach((row, r) => {
     row.forEach((id, i) => {
       const person = family.people.get(id);
-      if (person) people.push({ ...person, x: at(id) + shift, y: yOf(r), label: `${ROMAN[r] ?? String(r + 1)}-${String(i + 1)}` });
+      const label = `${ROMAN[r] ?? String(r + 1)}-${String(i + 1)}`;
+      // A single parent's line to their children leaves from under the symbol.
+      const labelBeside = withChildren.some((u) => u.parents.length === 1 && u.parents[0] === id);
+      if (person) people.push({ ...person, x: at(id) + shift, y: yOf(r), label, labelBeside });
     });
   });
   const placedX = (id: string) => at(id) + shift;
