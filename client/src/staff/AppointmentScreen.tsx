@@ -25,6 +25,7 @@ import { AppointmentExports } from './appointment/AppointmentExports';
 import { useStaffAppointment, type StaffAppointment } from './appointment/read';
 import { familyAnswersOf, PedigreeChart } from './pedigree/PedigreeChart';
 import { pedigreeOf } from './pedigree/layout';
+import './staff.css';
 import './appointment/appointment.css';
 
 function Answers({ appointment, category }: { appointment: StaffAppointment; category: string | null }) {

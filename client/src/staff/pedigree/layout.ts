@@ -9,7 +9,9 @@
  * parents over their children, a few passes each way, each row placed as close as its order
  * and gaps allow to where its people are pulled (least squares: pool-adjacent-violators).
  * Symbols never overlap and no line runs through one; where a family's lines must cross
- * another's, sibship lines of one band sit at different heights.
+ * another's, sibship lines of one band sit at different heights. A known limit: when cousins
+ * are listed through both of the woman's (or the partner's) parents, the inner family's line
+ * to its cousins crosses her own sibship and may run in line with another person's.
  */
 import { readFamily, type Family, type FamilyAnswers, type Person, type UnplacedEntry } from './family';
 
