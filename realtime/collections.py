@@ -80,6 +80,9 @@ def appointment_data(appointment: Row) -> dict[str, Any]:
         "agreedToTerms": a["agreed_to_terms"],
         "consent": a["consent"],
         "payment": a["payment"],
+        # {reason, at, by}: docs/protocol.md "The appointment document" lists it; staff
+        # read the reason on the appointment page.
+        "cancellation": a["cancellation"],
         "created": iso(a["created"]),
         "updated": iso(a["updated"]),
         "intake": a["intake"],

@@ -18,6 +18,11 @@ SERVER_PATH_PREFIXES: Final[tuple[str, ...]] = tuple(_CONTRACT["serverPathPrefix
 INACTIVITY_LOGOUT_SECONDS: Final[int] = int(_CONTRACT["inactivityLogoutSeconds"])
 INACTIVITY_WARNING_SECONDS: Final[int] = int(_CONTRACT["inactivityWarningSeconds"])
 APPOINTMENT_STATUSES: Final[tuple[str, ...]] = tuple(_CONTRACT["appointmentStatuses"])
+# The status machine's moves (realtime/booking/status.py); the staff screens offer an action
+# only where its move is allowed.
+APPOINTMENT_TRANSITIONS: Final[dict[str, frozenset[str]]] = {
+    status: frozenset(targets) for status, targets in _CONTRACT["appointmentTransitions"].items()
+}
 SERVICE_ALIASES: Final[tuple[str, ...]] = tuple(_CONTRACT["serviceAliases"])
 PATIENT_ROLES: Final[dict[str, tuple[int, ...]]] = {
     group: tuple(codes) for group, codes in _CONTRACT["patientRoles"].items()

@@ -19,7 +19,7 @@ from realtime.cross_site import refuse_cross_site
 from realtime.dispatch import CallContext, dispatch
 from realtime.errors import DEPENDENCY_ERRORS, FunctionError, invalid_field, unexpected_error
 from realtime.files import file_on_disk, full_path, metadata
-from realtime.functions.staff import export_intake
+from realtime.functions.staff import export_intake, export_questionnaire
 from realtime.identity import Identity
 from realtime.jobs import JOBS
 from realtime.payments.webhook import stripe_webhook
@@ -361,6 +361,22 @@ async def fhir_questionnaire_response(request: Request) -> Response:
     return JSONResponse(resource, media_type=FHIR_JSON, headers={"Cache-Control": "no-store"})
 
 
+async def fhir_questionnaire(request: Request) -> Response:
+    """Staff: a service's questionnaire as a FHIR R4 Questionnaire (not audited: it holds no
+    one's answers); `?locale=en` words the texts in English (default Japanese)."""
+    locale = request.query_params.get("locale", DEFAULT_LOCALE)
+    try:
+        resource = await export_questionnaire(
+            state_of(request),
+            await identity_of(request),
+            request.path_params["serviceId"],
+            locale=locale if locale in LOCALES else DEFAULT_LOCALE,
+        )
+    except FunctionError as exc:
+        return fhir_error(exc)
+    return JSONResponse(resource, media_type=FHIR_JSON, headers={"Cache-Control": "no-store"})
+
+
 def client_routes(state: AppState) -> list[BaseRoute]:
     """The built client: its assets, and index.html for every other GET (SPA routing)."""
     dist = state.settings.client_dist
@@ -411,6 +427,7 @@ def routes(state: AppState) -> list[BaseRoute]:
             fhir_questionnaire_response,
             methods=["GET"],
         ),
+        Route("/fhir/Questionnaire/{serviceId}", fhir_questionnaire, methods=["GET"]),
         Route("/files/{clinicId}/{docId}/{locale}/metadata", stored_file, methods=["GET"]),
         Route("/calendar/{key}.ics", calendar_feed, methods=["GET", "HEAD"]),
     ]

@@ -12,18 +12,11 @@ itself (the `status` field is not writable).
 
 from typing import Final
 
-from realtime.contract import APPOINTMENT_STATUSES
+from realtime.contract import APPOINTMENT_STATUSES, APPOINTMENT_TRANSITIONS
 from realtime.errors import FunctionError
 
-TRANSITIONS: Final[dict[str, frozenset[str]]] = {
-    "draft": frozenset({"pending_payment", "confirmed", "cancelled"}),
-    "pending_payment": frozenset({"confirmed", "draft", "cancelled", "expired"}),
-    "confirmed": frozenset({"completed", "no_show", "cancelled"}),
-    "cancelled": frozenset(),
-    "completed": frozenset(),
-    "no_show": frozenset(),
-    "expired": frozenset(),
-}
+# The moves above, kept in contract.json so that the client offers only allowed actions.
+TRANSITIONS: Final[dict[str, frozenset[str]]] = APPOINTMENT_TRANSITIONS
 assert set(TRANSITIONS) == set(APPOINTMENT_STATUSES), "contract.json and the machine disagree"
 
 STAFF_OUTCOMES: Final[frozenset[str]] = frozenset({"completed", "no_show"})

@@ -1,5 +1,5 @@
-"""staff-appointment-read, staff-audit-read and the FHIR export of an intake (docs/protocol.md,
-"Staff reading and acting").
+"""staff-appointment-read, staff-audit-read, the FHIR export of an intake and of a service's
+questionnaire (docs/protocol.md, "Staff reading and acting").
 
 Staff calls authorize before they validate (realtime/rules.py `require_staff`): registered with
 `authorize_first`, they take the raw clinic or appointment id, authorize it, and only then
@@ -13,19 +13,20 @@ from zoneinfo import ZoneInfo
 from pydantic import ConfigDict, Field, StringConstraints
 
 from realtime import audit
-from realtime.booking.access import catalog_of, clinic_appointment
+from realtime.booking.access import catalog_of, clinic_appointment, raw_id
 from realtime.changes import changing
 from realtime.collections import document_data
 from realtime.days import OUT_OF_RANGE, in_range
 from realtime.dispatch import CallContext, callable_function, validated
-from realtime.errors import invalid_field
+from realtime.errors import invalid_field, no_access
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
 from realtime.intake.fhir import questionnaire_response
+from realtime.intake.fhir_questionnaire import questionnaire
 from realtime.rules import require_staff
 from realtime.state import AppState
 from storage.repo_audit import list_entries
-from storage.repo_catalog import get_clinic
+from storage.repo_catalog import clinic_offers, get_clinic, get_service
 from storage.repo_users import get_user
 
 AUDIT_PAGE = 500  # entries per staff-audit-read, newest first
@@ -193,3 +194,27 @@ async def export_intake(
             address=address,
         )
     return resource
+
+
+# GET /fhir/Questionnaire/{serviceId} -----------------------------------------------------
+
+
+async def export_questionnaire(
+    state: AppState, who: Identity | None, service_id: object, *, locale: str
+) -> dict[str, Any]:
+    """A service's questionnaire as a FHIR Questionnaire (realtime/intake/fhir_questionnaire.py),
+    for staff of a clinic that offers it; a service of another clinic, an unknown one and a
+    value that is no id are refused alike (403). It holds no one's answers: not audited."""
+    staff = require_staff(who)
+    known = raw_id(service_id)
+    async with state.db.read() as session:
+        service = None
+        if (
+            known is not None
+            and staff.clinic_id is not None
+            and await clinic_offers(session, clinic_id=staff.clinic_id, service_id=known)
+        ):
+            service = await get_service(session, service_id=known)
+    if service is None:
+        raise no_access()
+    return questionnaire(service.id, service.name, category=service.category, locale=locale)

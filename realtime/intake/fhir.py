@@ -45,26 +45,36 @@ def _value_at(data: dict[str, Any], path: str) -> Any:
     return value
 
 
-def _options_of(field: Field, category: str) -> str | None:
+def option_list_of(field: Field, category: str) -> str | None:
+    """The name of a field's option list for a service category (None: no options)."""
     if isinstance(field.options, dict):
         return field.options.get(category, field.options.get("default"))
     return field.options
 
 
-def _text(words: dict[str, str], locale: str) -> str | None:
+def words_in(words: dict[str, str], locale: str) -> str | None:
+    """A text of the definition in `locale` (else the other language; None: none)."""
     return words.get(locale) or words.get("ja") or words.get("en") or None
+
+
+def option_text(options: str, value: Any, locale: str) -> str | None:
+    """The label of an option value of a list in `locale` (None: not an option of it)."""
+    for known, label in OPTION_LABELS.get(options, []):
+        # repr: the option 1 is not the option "1" (nor True)
+        if repr(known) == repr(value):
+            return words_in(label, locale)
+    return None
 
 
 def _answers(field: Field, value: Any, category: str, locale: str) -> list[dict[str, Any]]:
     values = value if isinstance(value, list) else [value]
     values = [v for v in values if v is not None and v != ""]
-    options = _options_of(field, category)
+    options = option_list_of(field, category)
     answers: list[dict[str, Any]] = []
     for one in values:
         if options is not None and not isinstance(one, dict):
-            labels = dict((repr(v), label) for v, label in OPTION_LABELS.get(options, []))
             coding: dict[str, Any] = {"system": OPTION_SYSTEM + options, "code": str(one)}
-            display = _text(labels.get(repr(one), {}), locale)
+            display = option_text(options, one, locale)
             if display:
                 coding["display"] = display
             answers.append({"valueCoding": coding})
@@ -92,7 +102,7 @@ def _field_items(
     field: Field, data: dict[str, Any], category: str, locale: str
 ) -> list[dict[str, Any]]:
     value = _value_at(data, field.path)
-    label = _text(FIELD_LABELS.get(field.path, {}), locale)
+    label = words_in(FIELD_LABELS.get(field.path, {}), locale)
     if field.fields:  # a repeater: one group per entry
         groups = []
         for entry in value if isinstance(value, list) else []:
@@ -101,7 +111,7 @@ def _field_items(
             inner = [
                 _item(
                     f"{field.path}.{sub.path}",
-                    _text(FIELD_LABELS.get(f"{field.path}.{sub.path}", {}), locale),
+                    words_in(FIELD_LABELS.get(f"{field.path}.{sub.path}", {}), locale),
                     answer=answers,
                 )
                 for sub in field.fields
@@ -127,7 +137,9 @@ def questionnaire_response(
             for item in _field_items(field, document, category, locale)
         ]
         if items:
-            groups.append(_item(step.id, _text(STEP_TITLES.get(step.id, {}), locale), item=items))
+            groups.append(
+                _item(step.id, words_in(STEP_TITLES.get(step.id, {}), locale), item=items)
+            )
     resource: dict[str, Any] = {
         "resourceType": "QuestionnaireResponse",
         # No `id`: appointment ids may hold `_`, which a FHIR id may not; the identifier

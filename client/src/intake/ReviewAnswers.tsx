@@ -1,4 +1,8 @@
-/** One step's answers in readable form on the review page, with an "Edit" link back to it. */
+/**
+ * One step's answers in readable form: on the review page with an "Edit" link back to the
+ * step; on the staff's appointment page (`editable` false) without it. Either way labels and
+ * answers in words, never codes, and what was left empty said as such.
+ */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -67,17 +71,33 @@ function Rows({ fields, answers, display }: { fields: readonly FieldDef[]; answe
   );
 }
 
-export function ReviewAnswers({ step, document, display }: { step: StepDef; document: unknown; display: Display }) {
+export function ReviewAnswers({
+  step,
+  document,
+  display,
+  editable = true,
+  level = 2,
+}: {
+  step: StepDef;
+  document: unknown;
+  display: Display;
+  editable?: boolean;
+  /** The heading level of the step's title (3 under a page section). */
+  level?: 2 | 3;
+}) {
   const { t } = useTranslation('intake');
   const headingId = useId();
   const title = step.title[display.locale];
+  const Heading = level === 3 ? 'h3' : 'h2';
   return (
     <section className="review-step" aria-labelledby={headingId}>
       <div className="review-heading">
-        <h2 id={headingId}>{title}</h2>
-        <Link to={step.route} aria-label={t('review.editStep', { step: title })}>
-          {t('review.edit')}
-        </Link>
+        <Heading id={headingId}>{title}</Heading>
+        {editable && (
+          <Link to={step.route} aria-label={t('review.editStep', { step: title })}>
+            {t('review.edit')}
+          </Link>
+        )}
       </div>
       <Rows fields={step.fields} answers={document} display={display} />
     </section>

@@ -58,7 +58,7 @@ describe('a staff identity never lands in the questionnaire', () => {
     expect(screen.queryByRole('link', { name: 'Continue your booking' })).toBeNull();
   });
 
-  it('an appointment link opens its placeholder page', async () => {
+  it('an appointment link opens the appointment page, with the way back to the board', async () => {
     view = renderApp('/staff/appointments/a1', { user: admin });
     await screen.findByRole('heading', { level: 1, name: 'Appointment a1' });
     expect(screen.getByRole('link', { name: 'Back to the bookings board' }).getAttribute('href')).toBe('/staff');
