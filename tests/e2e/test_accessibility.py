@@ -13,6 +13,7 @@ import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from tests.conftest import unique_email
+from tests.support.browser import browser_locale
 from tests.support.clients import Account, connect, outbox, sign_in
 from tests.support.server import ROOT, ServerProcess
 
@@ -80,10 +81,6 @@ def axe_script() -> Path:
         if candidate.exists():
             return candidate
     raise FileNotFoundError("axe-core is not installed: run `npm ci` at the repository root")
-
-
-def browser_locale(lang: str) -> str:
-    return "ja-JP" if lang == "ja" else "en-US"
 
 
 async def settle(page: Page, lang: str) -> None:

@@ -10,8 +10,9 @@ import pytest
 from icalendar import Calendar
 from playwright.async_api import Browser, expect
 
-from tests.e2e.test_accessibility import assert_accessible, browser_locale
-from tests.support.clients import connect, sign_in
+from tests.e2e.test_accessibility import assert_accessible
+from tests.support.browser import signed_in
+from tests.support.clients import sign_in
 from tests.support.server import ServerProcess
 
 COUNSELOR = "sato@demo-clinic.example"
@@ -48,12 +49,7 @@ async def test_a_counselor_makes_and_replaces_their_calendar_address(
     base = sqlite_server.url
     words = TEXT[lang]
     sato = await sign_in(base, COUNSELOR)
-    async with connect(base, sato.token) as sock:
-        saved = await sock.update(f"users/{sato.uid}", {"locale": lang})
-        assert "version" in saved, saved
-    context = await browser.new_context(locale=browser_locale(lang))
-    await context.add_cookies([{"name": "gc_session", "value": sato.token, "url": base}])
-    page = await context.new_page()
+    page = await signed_in(browser, base, sato, lang)
     await page.goto(base + "/staff")
     card = page.get_by_role("region", name=words["title"])
     await expect(card).to_be_visible(timeout=15_000)
@@ -82,4 +78,4 @@ async def test_a_counselor_makes_and_replaces_their_calendar_address(
     second = await address.input_value()
     assert await feed_status(second) == 200
     assert await feed_status(first) == 404
-    await context.close()
+    await page.context.close()

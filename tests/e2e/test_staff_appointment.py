@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page, ViewportSize, expect
 
-from tests.e2e.test_accessibility import assert_accessible, browser_locale
+from tests.e2e.test_accessibility import assert_accessible
 from tests.support.booking import person
-from tests.support.clients import connect, sign_in
+from tests.support.browser import signed_in
+from tests.support.clients import sign_in
 from tests.support.server import ROOT, ServerProcess
 from tests.test_staff_audit import book
 
@@ -93,20 +94,13 @@ async def test_staff_appointment_page(
     base = sqlite_server.url
     words = WORDS[lang]
     staff = await sign_in(base, STAFF_EMAIL)
-    async with connect(base, staff.token) as sock:
-        saved = await sock.update(f"users/{staff.uid}", {"locale": lang})
-        assert "version" in saved, saved
 
     async with person(base, "prenatal", complete=True) as someone:
         answers = {"intake.familyMembers": FAMILY, "intake.currentPregnancy.isPregnant": 1}
         saved = await someone.sock.update(someone.path, answers)
         assert "version" in saved, saved
 
-        context = await browser.new_context(
-            locale=browser_locale(lang), timezone_id=zone, viewport=viewport
-        )
-        await context.add_cookies([{"name": "gc_session", "value": staff.token, "url": base}])
-        page = await context.new_page()
+        page = await signed_in(browser, base, staff, lang, zone, viewport)
         await page.goto(f"{base}/staff/appointments/{someone.appointment_id}")
         family = page.get_by_role("region", name=words["family"])
         await expect(family).to_be_visible(timeout=15_000)
@@ -182,7 +176,7 @@ async def test_staff_appointment_page(
             "Counselor unavailable"
         )
         assert (await someone.document())["status"] == "cancelled"
-        await context.close()
+        await page.context.close()
 
 
 async def test_staff_mark_a_confirmed_appointment_completed_by_keyboard(
@@ -190,13 +184,9 @@ async def test_staff_mark_a_confirmed_appointment_completed_by_keyboard(
 ) -> None:
     base = sqlite_server.url
     staff = await sign_in(base, STAFF_EMAIL)
-    async with connect(base, staff.token) as sock:
-        assert "version" in await sock.update(f"users/{staff.uid}", {"locale": "en"})
     async with person(base, "cancer", complete=True) as someone:
         await book(someone, 2)
-        context = await browser.new_context(locale="en-US", timezone_id="Europe/London")
-        await context.add_cookies([{"name": "gc_session", "value": staff.token, "url": base}])
-        page = await context.new_page()
+        page = await signed_in(browser, base, staff, "en", "Europe/London")
         await page.goto(f"{base}/staff/appointments/{someone.appointment_id}")
         await expect(page.locator('[data-row="status"]')).to_contain_text(
             "Confirmed", timeout=15_000
@@ -216,4 +206,4 @@ async def test_staff_mark_a_confirmed_appointment_completed_by_keyboard(
         ).to_be_visible()
         await assert_accessible(page, "/staff/appointments after an action (en)")
         assert (await someone.document())["status"] == "completed"
-        await context.close()
+        await page.context.close()

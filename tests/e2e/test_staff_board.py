@@ -6,9 +6,10 @@ and in English on a desktop in another zone. Screenshots go to var/e2e-screensho
 import pytest
 from playwright.async_api import Browser, ViewportSize, expect
 
-from tests.e2e.test_accessibility import assert_accessible, browser_locale
+from tests.e2e.test_accessibility import assert_accessible
 from tests.support.booking import free_slots, person
-from tests.support.clients import connect, sign_in
+from tests.support.browser import signed_in
+from tests.support.clients import sign_in
 from tests.support.server import ROOT, ServerProcess
 
 STAFF_EMAIL = "staff@demo-clinic.example"
@@ -35,10 +36,6 @@ async def test_staff_board(
 ) -> None:
     base = sqlite_server.url
     staff = await sign_in(base, STAFF_EMAIL)
-    async with connect(base, staff.token) as sock:
-        # The interface language follows the user record's locale.
-        saved = await sock.update(f"users/{staff.uid}", {"locale": lang})
-        assert "version" in saved, saved
 
     async with person(base, "cancer") as first, person(base, "cancer") as second:
         slots = await free_slots(first.sock)
@@ -46,11 +43,7 @@ async def test_staff_board(
         held = await first.hold(slots[0]["start"], slots[0]["counselorIds"][0])
         assert "data" in held, held
 
-        context = await browser.new_context(
-            locale=browser_locale(lang), timezone_id=zone, viewport=viewport
-        )
-        await context.add_cookies([{"name": "gc_session", "value": staff.token, "url": base}])
-        page = await context.new_page()
+        page = await signed_in(browser, base, staff, lang, zone, viewport)
         # A staff member opening the questionnaire is sent to the board.
         await page.goto(base + "/b/clinic")
         await expect(page.get_by_role("heading", level=1, name=TITLE[lang])).to_be_visible(
@@ -101,4 +94,4 @@ async def test_staff_board(
         await page.keyboard.press("Enter")
         await expect(page).to_have_url(f"{base}{focused}")
         await expect(page.get_by_role("heading", level=1)).to_be_focused()
-        await context.close()
+        await page.context.close()

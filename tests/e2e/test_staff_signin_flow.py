@@ -25,9 +25,10 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from tests.conftest import unique_email
-from tests.e2e.test_accessibility import assert_accessible, browser_locale
+from tests.e2e.test_accessibility import assert_accessible
 from tests.support.booking import person
-from tests.support.clients import Account, call_http, connect, outbox, sign_in
+from tests.support.browser import browser_locale, set_locale, signed_in
+from tests.support.clients import call_http, outbox, sign_in
 from tests.support.server import ROOT, ServerProcess
 from tests.test_staff_signin import COUNSELOR, DEMO_SECRET, code, dev_session, new_staff
 
@@ -85,22 +86,6 @@ async def new_context(
     return await browser.new_context(
         locale=browser_locale(lang), timezone_id=zone, viewport=viewport
     )
-
-
-async def set_locale(base: str, account: Account, lang: str) -> None:
-    async with connect(base, account.token) as sock:
-        saved = await sock.update(f"users/{account.uid}", {"locale": lang})
-        assert "version" in saved, saved
-
-
-async def signed_in(
-    browser: Browser, base: str, account: Account, lang: str, zone: str, viewport: ViewportSize
-) -> Page:
-    """A page of a context carrying `account`'s session cookie, its interface in `lang`."""
-    await set_locale(base, account, lang)
-    context = await new_context(browser, lang, zone, viewport)
-    await context.add_cookies([{"name": "gc_session", "value": account.token, "url": base}])
-    return await context.new_page()
 
 
 async def shoot(page: Page, name: str) -> None:
