@@ -5,8 +5,7 @@
  * of the person; this signs out here at once and the login screen says the appointment was
  * cancelled.
  */
-import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { auth } from '../auth/session';
@@ -14,24 +13,18 @@ import { callFunction, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { BookingDialog } from './BookingDialog';
 import { BusyStatus } from '../components/Loading';
-
-/** The server keeps at most this much of a reason. */
-export const MAX_REASON_LENGTH = 1000;
+import { MAX_REASON_LENGTH, ReasonField, useReasonForm } from './ReasonField';
 
 export function CancelDialog({ appointmentId, onClose }: { appointmentId: string; onClose: () => void }) {
   const { t } = useTranslation(['booking', 'errors']);
   const navigate = useNavigate();
   const setLoginNotice = useAppStore((state) => state.setLoginNotice);
-  const reasonId = useId();
-  const errorId = `${reasonId}-error`;
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
-  const { register, handleSubmit, formState } = useForm<{ reason: string }>({ defaultValues: { reason: '' } });
-  const reasonError = formState.errors.reason
-    ? formState.errors.reason.type === 'maxLength'
-      ? t('booking:cancel.reasonTooLong', { max: MAX_REASON_LENGTH })
-      : t('booking:cancel.reasonRequired')
-    : null;
+  const reason = useReasonForm({
+    required: t('booking:cancel.reasonRequired'),
+    tooLong: t('booking:cancel.reasonTooLong', { max: MAX_REASON_LENGTH }),
+  });
 
   const onValid = async ({ reason }: { reason: string }) => {
     setBusy(true);
@@ -71,33 +64,10 @@ export function CancelDialog({ appointmentId, onClose }: { appointmentId: string
         className="cancel-form"
         noValidate
         onSubmit={(event) => {
-          void handleSubmit(onValid)(event);
+          void reason.form.handleSubmit(onValid)(event);
         }}
       >
-        <div className="field" data-invalid={reasonError !== null || undefined}>
-          <div className="label-row">
-            <label htmlFor={reasonId}>{t('booking:cancel.reason')}</label>
-            <span className="required-mark" aria-hidden="true">
-              *
-            </span>
-          </div>
-          <textarea
-            id={reasonId}
-            rows={4}
-            aria-required="true"
-            aria-invalid={reasonError !== null}
-            aria-describedby={reasonError === null ? undefined : errorId}
-            {...register('reason', {
-              validate: (value) => value.trim() !== '',
-              maxLength: MAX_REASON_LENGTH,
-            })}
-          />
-          {reasonError !== null && (
-            <p id={errorId} role="alert" className="error-text">
-              {reasonError}
-            </p>
-          )}
-        </div>
+        <ReasonField label={t('booking:cancel.reason')} reason={reason} />
         {failed && (
           <div role="alert" className="notice">
             <p>{t('errors:cancelError')}</p>

@@ -3,11 +3,10 @@
  * their mail), then `appointment-cancel` with `byClinic: true` (docs/protocol.md "Staff
  * reading and acting"), sent once: staff decide whether to try again.
  */
-import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BookingDialog } from '../../booking/BookingDialog';
-import { MAX_REASON_LENGTH } from '../../booking/CancelDialog';
+import { MAX_REASON_LENGTH, ReasonField, useReasonForm } from '../../booking/ReasonField';
 import { ErrorText } from '../../components/FieldParts';
 import { BusyStatus } from '../../components/Loading';
 
@@ -22,15 +21,11 @@ export function StaffCancelDialog({
   problem: string | null;
 }) {
   const { t } = useTranslation('staff');
-  const reasonId = useId();
-  const errorId = `${reasonId}-error`;
   const [busy, setBusy] = useState(false);
-  const { register, handleSubmit, formState } = useForm<{ reason: string }>({ defaultValues: { reason: '' } });
-  const reasonError = formState.errors.reason
-    ? formState.errors.reason.type === 'maxLength'
-      ? t('staffCancel.reasonTooLong', { max: MAX_REASON_LENGTH })
-      : t('staffCancel.reasonRequired')
-    : null;
+  const reason = useReasonForm({
+    required: t('staffCancel.reasonRequired'),
+    tooLong: t('staffCancel.reasonTooLong', { max: MAX_REASON_LENGTH }),
+  });
 
   const onValid = async ({ reason }: { reason: string }) => {
     setBusy(true);
@@ -47,26 +42,10 @@ export function StaffCancelDialog({
         className="cancel-form"
         noValidate
         onSubmit={(event) => {
-          void handleSubmit(onValid)(event);
+          void reason.form.handleSubmit(onValid)(event);
         }}
       >
-        <div className="field" data-invalid={reasonError !== null || undefined}>
-          <div className="label-row">
-            <label htmlFor={reasonId}>{t('staffCancel.reason')}</label>
-            <span className="required-mark" aria-hidden="true">
-              *
-            </span>
-          </div>
-          <textarea
-            id={reasonId}
-            rows={4}
-            aria-required="true"
-            aria-invalid={reasonError !== null}
-            aria-describedby={reasonError === null ? undefined : errorId}
-            {...register('reason', { validate: (value) => value.trim() !== '', maxLength: MAX_REASON_LENGTH })}
-          />
-          {reasonError !== null && <ErrorText id={errorId}>{reasonError}</ErrorText>}
-        </div>
+        <ReasonField label={t('staffCancel.reason')} reason={reason} />
         {problem !== null && <ErrorText>{problem}</ErrorText>}
         <div className="actions">
           <button type="submit" className="primary danger" disabled={busy}>
