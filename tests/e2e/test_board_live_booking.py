@@ -78,10 +78,13 @@ async def test_a_booking_reaches_the_counselors_board_live(
         client_context, client = await browser_of(browser, sqlite_server, own)
         stack.push_async_callback(client_context.close)
         await client.goto(base + "/b/review")
-        await client.get_by_role("button", name="Confirm booking").click()
-        await expect(client).to_have_url(re.compile(r"/b/confirmed$"))
+        confirm = client.get_by_role("button", name="Confirm booking")
+        await expect(confirm).to_be_enabled(timeout=15_000)
+        await confirm.click()
+        await expect(client).to_have_url(re.compile(r"/b/confirmed$"), timeout=15_000)
 
         await expect(row(board, own, "confirmed")).to_be_visible(timeout=15_000)
-        assert await board.evaluate("() => window.__sameDocument === true")
+        reloaded = not await board.evaluate("() => window.__sameDocument === true")
+        assert not reloaded, "the board reloaded to show the booking"
         # Pushed before the counselor's own booking, the other one never came.
         await expect(row(board, other)).to_have_count(0)
