@@ -1,7 +1,7 @@
 """Board in browsers: from a client's submit to its row on a counselor's board.
 
     .venv/bin/python -m infra.bench.board_browser [--bookings 20] [--warmup 2]
-        [--json results.json]
+        [--time-calls] [--json results.json]
 
 One server (`python -m realtime`, `APP_ENV=test`, one node, no Redis) on a PostgreSQL
 database created for the run and dropped at the end; the server is a subprocess ended by
@@ -30,8 +30,9 @@ Measured, per booking (the first `--warmup` not counted):
 With `--time-calls` the server runs under infra.bench.profiled (the same module, its code
 untouched) and the wall time of the submit's server calls is recorded for each counted
 booking, from just before the click to its row on the board: the whole write
-(`submit`, its commit and its pushes), and within it the v1 feed's recomputation
-(`publish_feed`) and the window's changes (`publish_window_changes`).
+(`submit`, its commit and its pushes), and within it the v1 feed's publication
+(`publish_feed`: its version raised, and the document computed when someone follows it)
+and the window's changes (`publish_window_changes`).
 Nothing is asserted about times. See docs/benchmarks.md, "Board: from a client's submit to
 the counselor's board, in browsers".
 """
