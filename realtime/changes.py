@@ -15,9 +15,9 @@ this order (docs/architecture.md, "The write path"):
 2. the written rows are pushed, each under its lock, which is released right after;
 3. the queued mails are handed to delivery;
 4. the derived documents are versioned (unless the transaction did it) and pushed: the
-   months and bookings feed a claim change touches, the feeds of status changes, the
-   changes of the bookings windows (each appointment row of a clinic whose feed changed),
-   and any other derived document (presence);
+   months and bookings feed a claim change touches, the changes of the bookings windows
+   (each appointment row of a clinic whose feed changed), the feeds of status changes, and
+   any other derived document (presence, the audit cue);
 5. the sessions the change ended are told and closed;
 6. calls to the outside that must follow the commit (a refund, expiring a checkout).
 
@@ -184,8 +184,9 @@ def _snapshot(path: str, row: User | Appointment | Snapshot) -> Snapshot:
 
 
 async def _publish_documents(state: AppState, change: Change) -> None:
-    """A claim change publishes its clinic's feed with its months; a feed is published
-    alone only for a clinic whose claims did not change."""
+    """A claim change publishes its clinic's feed with its months; then the bookings
+    windows; a feed is published alone (after the windows) only for a clinic whose claims
+    did not change."""
     for claims in change.claims:
         if claims.versioned is not None:
             await publish_versioned(state, claims.versioned)
@@ -198,11 +199,13 @@ async def _publish_documents(state: AppState, change: Change) -> None:
                 change=claims.change,
             )
     with_claims = {claims.clinic_id for claims in change.claims}
+    # The windows before a v1 feed published alone: their pushes are a few entries, the
+    # feed is the whole list, recomputed (a board following a window waited for it).
+    for clinic_id, moved in _moved(change, with_claims | set(change.feeds)).items():
+        await publish_window_changes(state, clinic_id=clinic_id, moved=moved)
     for clinic_id in change.feeds:
         if clinic_id not in with_claims:
             await publish_feed(state, clinic_id=clinic_id)
-    for clinic_id, moved in _moved(change, with_claims | set(change.feeds)).items():
-        await publish_window_changes(state, clinic_id=clinic_id, moved=moved)
     for path in change.derived:
         await _publish_derived(state, path)
 
