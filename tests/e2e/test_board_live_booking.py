@@ -62,7 +62,7 @@ async def test_a_booking_reaches_the_counselors_board_live(
         await expect(row(board, own, "hold")).to_be_visible(timeout=15_000)
         # Every counselor the board knows of (its filter would hide another's row otherwise):
         # whatever is missing now is missing because the server never sent it.
-        await board.get_by_label("Counselor").select_option("")
+        await board.get_by_label("Counselor", exact=True).select_option("")
         await expect(row(board, other)).to_have_count(0)
         # Marks this document: a reload would lose it.
         await board.evaluate("() => { window.__sameDocument = true; }")

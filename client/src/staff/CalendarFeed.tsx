@@ -86,7 +86,7 @@ function FeedAddress({ url }: { url: string }) {
           event.currentTarget.select();
         }}
       />
-      <button type="button" onClick={copy}>
+      <button type="button" className="secondary" onClick={copy}>
         {t('calendarFeed.copy')}
       </button>
       <span role="status">{copied === null ? '' : t(copied === 'yes' ? 'calendarFeed.copied' : 'calendarFeed.copyFailed')}</span>
@@ -162,6 +162,7 @@ function Feed({ counselorId }: { counselorId: string }) {
         <p>
           <button
             type="button"
+            className="secondary"
             disabled={busy}
             onClick={() => {
               if (inUse) setConfirming(true);
@@ -175,11 +176,12 @@ function Feed({ counselorId }: { counselorId: string }) {
       {confirming && (
         <div role="group" aria-labelledby={`feed-confirm-${counselorId}`} className="staff-feed-confirm">
           <p id={`feed-confirm-${counselorId}`}>{t('calendarFeed.confirm')}</p>
-          <button type="button" onClick={rotate}>
+          <button type="button" className="primary" onClick={rotate}>
             {t('calendarFeed.confirmRotate')}
           </button>{' '}
           <button
             type="button"
+            className="secondary"
             onClick={() => {
               setConfirming(false);
             }}
