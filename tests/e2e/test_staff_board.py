@@ -81,7 +81,7 @@ async def test_staff_board(
         )
 
         # Keyboard: Tab reaches the filters and the bookings' links.
-        await page.get_by_label({"ja": "カウンセラー", "en": "Counselor"}[lang]).focus()
+        await page.get_by_label({"ja": "カウンセラー", "en": "Counselor"}[lang], exact=True).focus()
         focused = ""
         for _ in range(10):
             await page.keyboard.press("Tab")
