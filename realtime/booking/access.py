@@ -1,10 +1,15 @@
 """The appointment a call may act on, locked for its transaction, and its catalog rows."""
 
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
+from realtime.changes import Change, changing
 from realtime.errors import no_access
 from realtime.identity import Identity
+from realtime.paths import appointment_path
 from realtime.rules import may_act_on, require_staff
+from realtime.state import AppState
 from storage.db import AsyncSession
 from storage.models import Appointment, Clinic, Service
 from storage.repo_appointments import get_appointment
@@ -41,6 +46,21 @@ async def clinic_appointment(
     if row is None or not may_act_on(staff, row):
         raise no_access()
     return row
+
+
+@asynccontextmanager
+async def staff_write(
+    state: AppState, who: Identity | None, appointment_id: object
+) -> AsyncIterator[tuple[Change, AsyncSession, Appointment, Identity]]:
+    """A staff write on the appointment a call names by its raw, unvalidated id: the
+    document's lock, the write path's Change, the transaction, the row (locked and
+    authorized by `clinic_appointment`) and the caller, before the caller validates the rest
+    of its input."""
+    known = raw_id(appointment_id)
+    paths = [appointment_path(known)] if known is not None else []
+    async with changing(state, *paths) as change, state.db.write() as session:
+        row = await clinic_appointment(session, who, appointment_id, for_update=True)
+        yield change, session, row, require_staff(who)
 
 
 async def catalog_of(session: AsyncSession, row: Appointment) -> tuple[Clinic, Service]:

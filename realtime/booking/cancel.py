@@ -10,7 +10,7 @@ from collections.abc import Callable
 from functools import partial
 
 from realtime import audit
-from realtime.booking.access import catalog_of, clinic_appointment, own_appointment, raw_id
+from realtime.booking.access import catalog_of, own_appointment, staff_write
 from realtime.booking.notify import Booking, booking_mails, clinic_cancel_mails
 from realtime.booking.publish import ClaimChange
 from realtime.booking.status import transition
@@ -77,11 +77,7 @@ async def cancel_by_clinic(
     """Staff cancel an appointment of their clinic. `appointment_id` is the raw value of the
     call, authorized (realtime/rules.py `require_staff`, `may_act_on`) before the input is
     validated: `reason_of` validates it and gives the reason."""
-    known = raw_id(appointment_id)
-    paths = [appointment_path(known)] if known is not None else []
-    async with changing(state, *paths) as change, state.db.write() as session:
-        row = await clinic_appointment(session, who, appointment_id, for_update=True)
-        assert who is not None  # clinic_appointment refuses the signed-out
+    async with staff_write(state, who, appointment_id) as (change, session, row, staff):
         path = appointment_path(row.id)
         reason = reason_of()
         now = utcnow()
@@ -115,7 +111,7 @@ async def cancel_by_clinic(
         change.feed(row.clinic_id)
         await audit.record_on(
             session,
-            who,
+            staff,
             row,
             audit.APPOINTMENT_CANCEL,
             change=change,

@@ -9,7 +9,7 @@ their clinic, as the state machine allows (realtime/booking/status.py).
 from collections.abc import Callable
 
 from realtime import audit
-from realtime.booking.access import catalog_of, clinic_appointment, own_appointment, raw_id
+from realtime.booking.access import catalog_of, own_appointment, staff_write
 from realtime.booking.confirm import confirm_booking
 from realtime.booking.notify import Booking
 from realtime.booking.status import transition
@@ -74,18 +74,14 @@ async def set_outcome(
     """Staff: how a confirmed appointment ended; audited in the same transaction.
     `appointment_id` is the raw value of the call, authorized (realtime/rules.py) before
     `status_of` validates the input and gives the status."""
-    known = raw_id(appointment_id)
-    paths = [appointment_path(known)] if known is not None else []
-    async with changing(state, *paths) as change, state.db.write() as session:
-        row = await clinic_appointment(session, who, appointment_id, for_update=True)
-        assert who is not None  # clinic_appointment refuses the signed-out
+    async with staff_write(state, who, appointment_id) as (change, session, row, staff):
         path = appointment_path(row.id)
         status = status_of()
         before = row.status
         row.status = transition(row.status, status)
         await audit.record_on(
             session,
-            who,
+            staff,
             row,
             audit.APPOINTMENT_STATUS,
             change=change,
