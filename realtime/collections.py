@@ -265,7 +265,19 @@ class Vacancies:
         return DocMeta(None, params["clinicId"])
 
 
-class ClinicView:
+class ClinicDocument:
+    """A clinic's staff document: it exists while its clinic does, and its rule reads the
+    clinic from the path alone."""
+
+    async def clinic_of(self, session: AsyncSession, params: dict[str, str]) -> str | None:
+        clinic_id = params["clinicId"]
+        return clinic_id if await get_clinic(session, clinic_id=clinic_id) is not None else None
+
+    async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
+        return DocMeta(None, params["clinicId"])
+
+
+class ClinicView(ClinicDocument):
     """A clinic's staff document computed by `data_of` (bookings feed, presence, audit), as
     the reader's `audience` reads it (`for_audience`, for the documents whose rule is
     `filtered`). Loaded without an audience, it is the whole computation, which the
@@ -284,8 +296,8 @@ class ClinicView:
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
-        clinic_id = params["clinicId"]
-        if await get_clinic(session, clinic_id=clinic_id) is None:
+        clinic_id = await self.clinic_of(session, params)
+        if clinic_id is None:
             return None
         version = await version_of(session, path=self.path_of(clinic_id))
         data = await self.data_of(session, clinic_id=clinic_id)
@@ -297,20 +309,16 @@ class ClinicView:
         )
         return Loaded(DocMeta(None, clinic_id), shown, version)
 
-    async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
-        """From the path alone (no query): the rule of a clinic's view reads the path's clinic."""
-        return DocMeta(None, params["clinicId"])
 
-
-class FeedWindow:
+class FeedWindow(ClinicDocument):
     """`clinics/{clinicId}/bookings/{from}/{to}`: the bookings of those days, for the
     reader's audience (realtime/booking/feed_window.py)."""
 
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
-        clinic_id = params["clinicId"]
-        if await get_clinic(session, clinic_id=clinic_id) is None:
+        clinic_id = await self.clinic_of(session, params)
+        if clinic_id is None:
             return None
         data, version = await window_data(
             session,
@@ -320,9 +328,6 @@ class FeedWindow:
             audience=params.get("audience", EVERYONE),
         )
         return Loaded(DocMeta(None, clinic_id), data, version)
-
-    async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
-        return DocMeta(None, params["clinicId"])
 
 
 def collections(months: SlotCache) -> dict[str, Collection]:
