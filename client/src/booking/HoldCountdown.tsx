@@ -20,7 +20,7 @@ export function HoldCountdown({ expiresAt, now }: { expiresAt: number; now: numb
       <span role="timer" aria-live="off" aria-labelledby={labelId} className="hold-countdown-time">
         {formatMmSs(left)}
       </span>
-      <p role="status" className="booking-sr-only">
+      <p role="status" className="visually-hidden">
         {left > 0 && left <= WARNING_SECONDS ? t('hold.oneMinute') : ''}
       </p>
     </div>

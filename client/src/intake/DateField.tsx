@@ -206,7 +206,7 @@ function Calendar({ id, value, bounds, locale, today, onPick, onClose }: Calenda
         <button type="button" className="secondary" aria-label={t('date.previousMonth')} onClick={() => { move(addMonths(month, -1)); }}>
           ‹
         </button>
-        <span id={headingId} className="calendar-title">
+        <span id={headingId} className="visually-hidden">
           {new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${month}T00:00:00Z`))}
         </span>
         <select

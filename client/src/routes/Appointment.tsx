@@ -325,7 +325,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
       >
         <input type="hidden" {...register('date', { required: true })} />
         <section className="booking-step" aria-labelledby="booking-date-heading">
-          <h2 id="booking-date-heading" className="booking-sr-only">
+          <h2 id="booking-date-heading" className="visually-hidden">
             {t('booking:choose.dateHeading')}
           </h2>
           <div ref={calendarRef}>

@@ -241,7 +241,7 @@ function AuditLog({ clinicId }: { clinicId: string }) {
       <p className="hint">
         {t('audit.zone', { zone: timeZoneName(zone, locale) })} {live && t('audit.live')}
       </p>
-      <div aria-live="polite" aria-atomic="true" className="staff-sr-only" data-testid="audit-announcer">
+      <div aria-live="polite" aria-atomic="true" className="visually-hidden" data-testid="audit-announcer">
         {announcement}
       </div>
       <FiltersForm applied={filters} onApply={setFilters} />

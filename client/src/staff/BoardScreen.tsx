@@ -204,7 +204,7 @@ function Board({ clinicId, counselorId }: { clinicId: string; counselorId: strin
   return (
     <div className="staff-board">
       <p className="hint">{t('board.zone', { zone: timeZoneName(zone, locale) })}</p>
-      <div aria-live="polite" aria-atomic="true" className="staff-sr-only" data-testid="board-announcer">
+      <div aria-live="polite" aria-atomic="true" className="visually-hidden" data-testid="board-announcer">
         {announcement}
       </div>
       <fieldset className="staff-filters">
