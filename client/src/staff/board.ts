@@ -5,8 +5,8 @@
  */
 import { isRecord } from '../isRecord';
 
-export interface BoardBooking {
-  appointmentId: string;
+/** What staff see of any booking: its service, status, time and counselor. */
+export interface BookingSlot {
   serviceId: string;
   status: string;
   /** The clinic day "YYYY-MM-DD" and wall time "HH:MM", in `timezone` (the clinic's). */
@@ -14,6 +14,10 @@ export interface BoardBooking {
   time: string | null;
   timezone: string | null;
   counselorId: string | null;
+}
+
+export interface BoardBooking extends BookingSlot {
+  appointmentId: string;
   /** Epoch ms of the hold's end, for a draft that holds its time. */
   holdExpiresAt: number | null;
   /** The payment's status (`open`, `paid`, ...), null for a service without payment. */

@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { contract } from '../../contract';
 import { isRecord } from '../../isRecord';
+import type { BookingSlot } from '../board';
 import { callFunction } from '../../realtime';
 
 export interface Contact {
@@ -17,15 +18,9 @@ export interface Contact {
   phone: string | null;
 }
 
-export interface StaffAppointment {
+export interface StaffAppointment extends BookingSlot {
   id: string;
   clinicId: string;
-  serviceId: string;
-  status: string;
-  date: string | null;
-  time: string | null;
-  timezone: string | null;
-  counselorId: string | null;
   paymentStatus: string | null;
   cancellation: { reason: string | null; at: string | null; by: string | null } | null;
   /** The whole document, for the answers (`intake`, `patientRole`). */
