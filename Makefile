@@ -3,7 +3,7 @@
 
 PY := .venv/bin/python
 
-.PHONY: run test setup services lint test-python test-client bench bench-booking bench-board-browser
+.PHONY: run test setup services lint test-python test-client bench bench-booking bench-board bench-board-browser
 
 run: setup  ## the product on its embedded default: SQLite, no Redis, demo data, :8000
 	$(PY) -m realtime
@@ -34,6 +34,9 @@ bench: setup services  ## fan-out latency and memory against the bare python-soc
 
 bench-booking: setup services  ## holds/s with racing clients, vacancies-read, hold-to-watcher pushes
 	$(PY) -m infra.bench.booking
+
+bench-board: setup services  ## a large clinic's board: whole bookings feed against windowed changes
+	$(PY) -m infra.bench.board
 
 bench-board-browser: setup services  ## a client's submit to its row on a counselor's board, in chromium
 	$(PY) -m infra.bench.board_browser --time-calls --json var/bench/board-browser.json
