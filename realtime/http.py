@@ -2,6 +2,7 @@
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -344,37 +345,48 @@ def fhir_error(error: FunctionError) -> JSONResponse:
     )
 
 
-async def fhir_questionnaire_response(request: Request) -> Response:
-    """Staff: an appointment's answers as a FHIR R4 QuestionnaireResponse, audited
-    (`intake.export`); `?locale=en` words the texts in English (default Japanese)."""
+async def _fhir_resource(
+    request: Request, export: Callable[[str], Awaitable[dict[str, Any]]]
+) -> Response:
+    """A FHIR resource made by `export` in the asked locale (`?locale=en`, Japanese
+    otherwise), never cached; a refusal as an OperationOutcome."""
     locale = request.query_params.get("locale", DEFAULT_LOCALE)
     try:
-        resource = await export_intake(
-            state_of(request),
-            await identity_of(request),
-            request.path_params["appointmentId"],
-            locale=locale if locale in LOCALES else DEFAULT_LOCALE,
-            address=client_ip(request),
-        )
+        resource = await export(locale if locale in LOCALES else DEFAULT_LOCALE)
     except FunctionError as exc:
         return fhir_error(exc)
     return JSONResponse(resource, media_type=FHIR_JSON, headers={"Cache-Control": "no-store"})
+
+
+async def fhir_questionnaire_response(request: Request) -> Response:
+    """Staff: an appointment's answers as a FHIR R4 QuestionnaireResponse, audited
+    (`intake.export`)."""
+
+    async def export(locale: str) -> dict[str, Any]:
+        return await export_intake(
+            state_of(request),
+            await identity_of(request),
+            request.path_params["appointmentId"],
+            locale=locale,
+            address=client_ip(request),
+        )
+
+    return await _fhir_resource(request, export)
 
 
 async def fhir_questionnaire(request: Request) -> Response:
     """Staff: a service's questionnaire as a FHIR R4 Questionnaire (not audited: it holds no
-    one's answers); `?locale=en` words the texts in English (default Japanese)."""
-    locale = request.query_params.get("locale", DEFAULT_LOCALE)
-    try:
-        resource = await export_questionnaire(
+    one's answers)."""
+
+    async def export(locale: str) -> dict[str, Any]:
+        return await export_questionnaire(
             state_of(request),
             await identity_of(request),
             request.path_params["serviceId"],
-            locale=locale if locale in LOCALES else DEFAULT_LOCALE,
+            locale=locale,
         )
-    except FunctionError as exc:
-        return fhir_error(exc)
-    return JSONResponse(resource, media_type=FHIR_JSON, headers={"Cache-Control": "no-store"})
+
+    return await _fhir_resource(request, export)
 
 
 def client_routes(state: AppState) -> list[BaseRoute]:
