@@ -20,15 +20,14 @@ before when the write moved it), grouped per stream, and each stream gets one pu
 whatever the number of subscribers.
 """
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import timedelta
 from typing import Any, Literal, NamedTuple
 
 from realtime.booking.feed import window_entry
-from realtime.days import OUT_OF_RANGE, in_range
-from realtime.errors import FunctionError
+from realtime.days import parse_day
+from realtime.errors import invalid_field
 from realtime.paths import EVERYONE, day_stream, feed_path
 from storage.db import AsyncSession
 from storage.models import Appointment
@@ -39,39 +38,21 @@ from storage.repo_booking import versions_of
 CHANGES_EVENT = "changes"
 # The longest window, in days (both ends included): two months of a board.
 MAX_WINDOW_DAYS = 62
-ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-BAD_DAY = "Use a day as YYYY-MM-DD."
 TOO_LONG = f"A window spans at most {MAX_WINDOW_DAYS} days."
 BACKWARDS = "The window must not end before it begins."
 
 ChangeType = Literal["added", "modified", "removed"]
 
 
-def _day(value: str, name: str) -> date:
-    if not ISO_DAY.fullmatch(value):
-        raise _invalid(name, BAD_DAY)
-    try:
-        day = date.fromisoformat(value)
-    except ValueError:
-        raise _invalid(name, BAD_DAY) from None
-    if not in_range(day):
-        raise _invalid(name, OUT_OF_RANGE)
-    return day
-
-
-def _invalid(name: str, message: str) -> FunctionError:
-    return FunctionError("INVALID_ARGUMENT", message, {"fields": {name: message}})
-
-
 def window_days(first: str, last: str) -> list[str]:
     """The days of a window path's `{from}`/`{to}`, each YYYY-MM-DD; INVALID_ARGUMENT
     naming `from` or `to` for a malformed, out-of-range, backwards or too long window."""
-    start, end = _day(first, "from"), _day(last, "to")
+    start, end = parse_day(first, "from"), parse_day(last, "to")
     if end < start:
-        raise _invalid("to", BACKWARDS)
+        raise invalid_field("to", BACKWARDS)
     length = (end - start).days + 1
     if length > MAX_WINDOW_DAYS:
-        raise _invalid("to", TOO_LONG)
+        raise invalid_field("to", TOO_LONG)
     return [(start + timedelta(days=n)).isoformat() for n in range(length)]
 
 

@@ -7,7 +7,6 @@ times. The derived documents' versions are raised inside the hold's own transact
 (`version_in`): they become visible with the hold, to every process at once.
 """
 
-import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -19,6 +18,7 @@ from realtime.booking.schedule import Slot, pregnancy_window
 from realtime.booking.sessions import autocommit
 from realtime.booking.vacancies import Calendar, calendar, months_between
 from realtime.changes import Change, Claims, changing
+from realtime.days import ISO_DAY
 from realtime.errors import FunctionError, no_access
 from realtime.identity import Identity
 from realtime.paths import appointment_path
@@ -30,7 +30,6 @@ from storage.models import Appointment, Clinic, Service
 from storage.repo_booking import claim_times_of
 from storage.types import iso, utcnow
 
-ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 ALTERNATIVES = 3
 ALTERNATIVE_DAYS = timedelta(days=3)  # alternatives come from the chosen day and 3 either side
 ANY_COUNSELOR = "any"

@@ -2,19 +2,19 @@
 sendEmail-counselor (docs/protocol.md, "Booking"): their inputs and replies. What they do is
 in realtime/booking/ (holding.py, submit.py, cancel.py; concurrency rules: holds.py)."""
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StringConstraints
 
 from realtime.booking.cancel import cancel, cancel_by_clinic
-from realtime.booking.holding import ISO_DAY, hold_time, pregnancy_days
+from realtime.booking.holding import hold_time, pregnancy_days
 from realtime.booking.notify import resend_counselor_mail
 from realtime.booking.sessions import autocommit
 from realtime.booking.status import STAFF_OUTCOMES
 from realtime.booking.submit import set_outcome, submit
 from realtime.booking.vacancies import calendar, vacancies_answer
-from realtime.days import OUT_OF_RANGE, in_range
+from realtime.days import ISO_DAY, OUT_OF_RANGE, in_range, parse_day
 from realtime.dispatch import CallContext, callable_function, validated
 from realtime.errors import FunctionError, invalid_field, no_access
 from realtime.functions.inputs import Id, Input
@@ -26,16 +26,6 @@ from storage.types import iso, utcnow
 
 MAX_RANGE_DAYS = 62
 Day = Annotated[str, StringConstraints(pattern=ISO_DAY.pattern)]
-
-
-def _day(value: str, field: str) -> date:
-    try:
-        day = date.fromisoformat(value)
-    except ValueError:
-        raise invalid_field(field, "Dates are YYYY-MM-DD.") from None
-    if not in_range(day):
-        raise invalid_field(field, OUT_OF_RANGE)
-    return day
 
 
 def _moment(value: str) -> datetime:
@@ -69,7 +59,7 @@ class VacanciesRead(Input):
 @callable_function("vacancies-read", VacanciesRead)
 async def vacancies_read(context: CallContext, request: VacanciesRead) -> dict[str, Any]:
     who = require_identity(context.identity)
-    first, last = _day(request.from_, "from"), _day(request.to, "to")
+    first, last = parse_day(request.from_, "from"), parse_day(request.to, "to")
     if last < first or (last - first).days > MAX_RANGE_DAYS:
         raise invalid_field("to", f"Ask for at most {MAX_RANGE_DAYS} days, from before to.")
     state = context.state

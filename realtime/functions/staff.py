@@ -16,7 +16,7 @@ from realtime import audit
 from realtime.booking.access import catalog_of, clinic_appointment, raw_id
 from realtime.changes import changing
 from realtime.collections import document_data
-from realtime.days import OUT_OF_RANGE, in_range
+from realtime.days import parse_day
 from realtime.dispatch import CallContext, callable_function, validated
 from realtime.errors import invalid_field, no_access
 from realtime.functions.inputs import Id, Input
@@ -106,17 +106,7 @@ class AuditRead(Input):
 
 def _day(value: str | None, field: str) -> date | None:
     """A `YYYY-MM-DD` day within the server's range (realtime/days.py), or None."""
-    if value is None:
-        return None
-    try:
-        day = date.fromisoformat(value) if len(value) == 10 else None
-    except ValueError:
-        day = None
-    if day is None:
-        raise invalid_field(field, "Dates are YYYY-MM-DD.")
-    if not in_range(day):
-        raise invalid_field(field, OUT_OF_RANGE)
-    return day
+    return None if value is None else parse_day(value, field)
 
 
 def _start_of(day: date, zone: ZoneInfo) -> datetime:
