@@ -209,7 +209,11 @@ class Appointments(Rows):
         category = statements.scalar(SERVICE_CATEGORY, {ROW_ID: row["service_id"]})
         today = datetime.now(ZoneInfo(row["timezone"] or "UTC")).date()
         return WriteContext(
-            intake=IntakeContext(category=category, today=today),
+            intake=IntakeContext(
+                category=category,
+                today=today,
+                answers={"intake": row["intake"] or {}, "patientRole": row["patient_role"]},
+            ),
             consented=row["consent"] is not None,
             editable=row["status"] == "draft",
         )

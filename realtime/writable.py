@@ -7,12 +7,12 @@ questionnaire definition, and intake answers need the person's consent first.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from realtime.contract import LOCALES
 from realtime.errors import FunctionError, invalid_field
-from realtime.intake.validate import IntakeContext, Problem, check_path
+from realtime.intake.validate import IntakeContext, Problem, check_path, dependent_problems
 from realtime.text import CONTROL_CHARACTERS, clean, refusal_text
 
 Validator = Callable[[Any], Any]
@@ -99,6 +99,10 @@ def _check(collection: str, path: str, value: Any, context: WriteContext | None)
     raise Problem("notWritable", "This field cannot be changed.")
 
 
+def _is_answer(path: str) -> bool:
+    return path == PATIENT_ROLE or path.startswith(INTAKE_PREFIX)
+
+
 def validate_changes(
     collection: str, data: object, context: WriteContext | None = None
 ) -> dict[str, Any]:
@@ -122,11 +126,18 @@ def validate_changes(
         and any(str(path).startswith(INTAKE_PREFIX) for path in data)
     ):
         texts["consent"], codes["consent"] = CONSENT_MESSAGE, "consentRequired"
+    if context is not None:  # rules chosen by other answers read them as they will be
+        answers = {str(p): v for p, v in data.items() if _is_answer(str(p))}
+        context = replace(context, intake=context.intake.after(answers))
     for path, value in data.items():
         try:
             accepted[str(path)] = _check(collection, str(path), value, context)
         except Problem as problem:
             texts[str(path)], codes[str(path)] = problem.text, problem.code
+    if context is not None:
+        changed = {str(path) for path in data if _is_answer(str(path))}
+        for path, refused in dependent_problems(changed, context.intake).items():
+            texts[path], codes[path] = refused.text, refused.code
     if texts:
         raise FunctionError(
             "INVALID_ARGUMENT", "Some fields are not valid.", {"fields": texts, "codes": codes}

@@ -21,20 +21,45 @@ MESSAGES: Final[dict[str, dict[str, str]]] = _RAW["messages"]
 
 @dataclass(frozen=True)
 class Rule:
+    """A text rule: a `pattern` to match, or a named `check` ("phone": a number the phone
+    library accepts, stored E.164, read in the country answered at `region` when it has no
+    "+" and country code)."""
+
     name: str
-    pattern: re.Pattern[str]
+    pattern: re.Pattern[str] | None
     trim: bool
     message: dict[str, str]
+    check: str | None = None
+    region: str | None = None
 
 
 RULES: Final[dict[str, Rule]] = {
-    name: Rule(name, re.compile(spec["pattern"]), bool(spec.get("trim")), spec["message"])
+    name: Rule(
+        name,
+        re.compile(spec["pattern"]) if "pattern" in spec else None,
+        bool(spec.get("trim")),
+        spec["message"],
+        spec.get("check"),
+        spec.get("region"),
+    )
     for name, spec in _RAW["rules"].items()
 }
+# What can be chosen: an option marked `retired` (an old answer, e.g. the country "other") is
+# still named where it is shown but is no longer accepted.
 OPTIONS: Final[dict[str, tuple[Any, ...]]] = {
-    name: tuple(option["value"] for option in values) for name, values in _RAW["options"].items()
+    name: tuple(option["value"] for option in values if not option.get("retired"))
+    for name, values in _RAW["options"].items()
 }
 CONSENT_VERSIONS: Final[frozenset[str]] = frozenset(_RAW["consent"])
+
+
+@dataclass(frozen=True)
+class Case:
+    """A field's rule and label while a condition holds (e.g. a person abroad's name)."""
+
+    when: dict[str, Any]
+    rule: str | None
+    label: dict[str, str] | None
 
 
 @dataclass(frozen=True)
@@ -56,6 +81,7 @@ class Field:
     min_items: int = 0
     max_items: int | None = None
     fields: tuple["Field", ...] = field(default_factory=tuple)
+    cases: tuple[Case, ...] = ()
 
     def option_values(self, category: str) -> tuple[Any, ...]:
         if isinstance(self.options, dict):
@@ -91,6 +117,10 @@ def _field(spec: dict[str, Any]) -> Field:
         min_items=int(spec.get("minItems", 0)),
         max_items=spec.get("maxItems"),
         fields=tuple(_field(item) for item in spec.get("fields", ())),
+        cases=tuple(
+            Case(case["when"], case.get("rule"), case.get("label"))
+            for case in spec.get("cases", ())
+        ),
     )
 
 

@@ -3,15 +3,27 @@
 Every value is checked by its field's type, options, rule, length, number range and date
 bounds; relative dates ("today", "+300d") are days in the clinic's timezone. Whether a field
 is asked (`when`) does not matter when saving; it matters for what is missing at review.
+A field's `cases` choose its rule by other answers (a person abroad's name and phone): they
+are read in the answers as they will be after the update (IntakeContext.answers).
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
+import phonenumbers
+
 from realtime.days import in_range
-from realtime.intake.definition import FIELDS, MAX_DATE_STRING_LENGTH, RULES, STEPS, Field, message
+from realtime.intake.definition import (
+    FIELDS,
+    MAX_DATE_STRING_LENGTH,
+    RULES,
+    STEPS,
+    Field,
+    Rule,
+    message,
+)
 from realtime.text import CONTROL_CHARACTERS, clean
 
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -31,6 +43,27 @@ class Problem(Exception):
 class IntakeContext:
     category: str  # prenatal | pgt | cancer
     today: date  # in the clinic's timezone
+    # The appointment document's data ({"intake": ..., "patientRole": ...}) as it will be
+    # after the update: what `cases` and a phone's country are read in.
+    answers: dict[str, Any] | None = None
+
+    def after(self, changes: dict[str, Any]) -> "IntakeContext":
+        """The context with an update's values (by dot-separated path) applied to answers."""
+        answers = dict(self.answers or {})
+        for path, value in changes.items():
+            answers = _set_path(answers, str(path).split("."), value)
+        return replace(self, answers=answers)
+
+
+def _set_path(data: dict[str, Any], parts: list[str], value: Any) -> dict[str, Any]:
+    copy = dict(data)
+    head, rest = parts[0], parts[1:]
+    if rest:
+        inner = copy.get(head)
+        copy[head] = _set_path(inner if isinstance(inner, dict) else {}, rest, value)
+    else:
+        copy[head] = value
+    return copy
 
 
 def resolve_date(token: str, today: date) -> date:
@@ -46,7 +79,21 @@ def _fail(code: str, **values: object) -> Problem:
     return Problem(code, message(code, "en", **values))
 
 
-def _text(field: Field, answer: Any) -> str | None:
+def _phone(rule: Rule, text: str, context: IntakeContext) -> str:
+    """A phone number the library accepts, as E.164 (the answer at `rule.region` is the
+    country a number without "+" is read in)."""
+    region = value_at(context.answers or {}, rule.region) if rule.region else None
+    try:
+        number = phonenumbers.parse(text, region if isinstance(region, str) else None)
+    except phonenumbers.NumberParseException:
+        raise Problem(rule.name, rule.message["en"]) from None
+    # An extension has no place in E.164: refused rather than dropped without a word.
+    if number.extension or not phonenumbers.is_valid_number(number):
+        raise Problem(rule.name, rule.message["en"])
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+
+
+def _text(field: Field, answer: Any, context: IntakeContext) -> str | None:
     if not isinstance(answer, str):
         raise _fail("mustBeText")
     value = clean(answer, multiline=field.type == "textarea")  # the one text rule
@@ -60,10 +107,12 @@ def _text(field: Field, answer: Any) -> str | None:
     checked = value
     if rule is not None:  # the rule's own message first ("Invalid code" for 5 characters)
         checked = value.strip() if rule.trim else value
-        if not rule.pattern.fullmatch(checked):
+        if rule.pattern is not None and not rule.pattern.fullmatch(checked):
             raise Problem(rule.name, rule.message["en"])
     if field.max_length is not None and len(checked) > field.max_length:
         raise _fail("tooLong", max=field.max_length)
+    if rule is not None and rule.check == "phone":
+        return _phone(rule, checked, context)
     return checked
 
 
@@ -138,7 +187,7 @@ def check(field: Field, value: Any, context: IntakeContext) -> Any:
     """The value to store for a non-null answer, or Problem."""
     kind = field.type
     if kind in ("text", "textarea"):
-        return _text(field, value)
+        return _text(field, value, context)
     if kind == "number":
         return _number(field, value)
     if kind == "date":
@@ -152,12 +201,48 @@ def check(field: Field, value: Any, context: IntakeContext) -> Any:
     raise AssertionError(f"unknown field type {kind}")
 
 
+def resolved(field: Field, data: dict[str, Any], category: str) -> Field:
+    """The field with the rule of its first case whose condition holds in `data`."""
+    for case in field.cases:
+        if holds(case.when, data, category):
+            return replace(field, rule=case.rule or field.rule, cases=())
+    return field
+
+
 def check_path(path: str, value: Any, context: IntakeContext) -> Any:
     """Validate the answer at a definition path (None clears it)."""
     field = FIELDS.get(path)
     if field is None:
         raise Problem("notWritable", "This field cannot be changed.")
-    return None if value is None else check(field, value, context)
+    if value is None:
+        return None
+    return check(resolved(field, context.answers or {}, context.category), value, context)
+
+
+def _depends_on(field: Field, paths: set[str]) -> bool:
+    rules = {field.rule, *(case.rule for case in field.cases)}
+    regions = {RULES[name].region for name in rules if name is not None}
+    return any(case.when.get("field") in paths for case in field.cases) or bool(regions & paths)
+
+
+def dependent_problems(changed: set[str], context: IntakeContext) -> dict[str, Problem]:
+    """Stored answers that an update's other answers make wrong (a katakana name kept when
+    the country becomes one abroad), by path: the update is refused naming them, as the
+    client's step check does. Answers the update itself sends are checked on their own."""
+    data = context.answers or {}
+    problems: dict[str, Problem] = {}
+    for step in STEPS:
+        for field in step.fields:
+            if field.path in changed or not _depends_on(field, changed):
+                continue
+            value = value_at(data, field.path)
+            if value is None or not holds(field.when, data, context.category):
+                continue
+            try:
+                check_path(field.path, value, context)
+            except Problem as problem:
+                problems[field.path] = problem
+    return problems
 
 
 # What is missing at review -------------------------------------------------------------
@@ -180,6 +265,8 @@ def holds(condition: dict[str, Any] | None, data: dict[str, Any], category: str)
     answer = value_at(data, condition["field"])
     if "contains" in condition:
         return isinstance(answer, list) and condition["contains"] in answer
+    if "notIn" in condition:  # answered, and not one of them
+        return answer is not None and answer not in condition["notIn"]
     return answer in condition["in"]
 
 
