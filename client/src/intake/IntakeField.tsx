@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   dateBoundsOf,
+  definition,
   definitionMessage,
   fieldDomId,
   optionsFor,
@@ -46,10 +47,24 @@ export interface FieldControlProps {
 
 const optionKey = (value: OptionValue) => `${typeof value}:${String(value)}`;
 
+/** A select's options in the order its definition asks: as listed, or by label in the person's language. */
+function ordered(field: FieldDef, options: OptionDef[], locale: Locale): OptionDef[] {
+  const { sortOptions } = field;
+  if (sortOptions === undefined) return options;
+  const collator = new Intl.Collator(locale);
+  const rank = (option: OptionDef) => {
+    const index = sortOptions.first.indexOf(option.value);
+    return index === -1 ? sortOptions.first.length : index;
+  };
+  return [...options].sort((a, b) => rank(a) - rank(b) || collator.compare(a.label[locale], b.label[locale]));
+}
+
 /** Text input attributes that help browsers and phones, by rule. */
 function textInputType(field: FieldDef): { type: string; autoComplete?: string; inputMode?: 'tel' | 'email' | 'numeric'; spellCheck?: boolean } {
   if (field.rule === 'email') return EMAIL_INPUT;
-  if (field.rule === 'phone') return { type: 'tel', autoComplete: 'tel', inputMode: 'tel' };
+  if (field.rule === 'phone' || (field.rule !== undefined && definition.rules[field.rule]?.check === 'phone')) {
+    return { type: 'tel', autoComplete: 'tel', inputMode: 'tel' };
+  }
   if (field.type === 'number') return { type: 'text', inputMode: 'numeric' };
   return { type: 'text' };
 }
@@ -127,7 +142,8 @@ export function FieldControl(props: FieldControlProps) {
         </div>
       );
     case 'select': {
-      const selected = options.findIndex((option) => option.value === value);
+      const choices = ordered(field, options, locale);
+      const selected = choices.findIndex((option) => option.value === value);
       return (
         <div className="field" data-invalid={invalid || undefined}>
           <FieldLabel htmlFor={id} label={label} required={required} />
@@ -139,12 +155,12 @@ export function FieldControl(props: FieldControlProps) {
             aria-describedby={describedBy(invalid && errorId)}
             onBlur={onBlur}
             onChange={(event) => {
-              const option = options[Number(event.target.value)];
+              const option = choices[Number(event.target.value)];
               onChange(event.target.value === '' || !option ? null : option.value);
             }}
           >
             <option value="">{t('choose')}</option>
-            {options.map((option, index) => (
+            {choices.map((option, index) => (
               <option key={optionKey(option.value)} value={String(index)}>
                 {option.label[locale]}
               </option>

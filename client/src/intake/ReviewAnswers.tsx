@@ -15,6 +15,7 @@ import {
   isFieldRequired,
   isFieldVisible,
   otherParents,
+  resolveField,
   scopeOf,
   type Category,
   type FieldDef,
@@ -59,7 +60,7 @@ function Rows({ fields, answers, display }: { fields: readonly FieldDef[]; answe
           }
           return (
             <div key={field.path} className="review-row">
-              <dt>{field.label[display.locale]}</dt>
+              <dt>{resolveField(field, fields, scope).label[display.locale]}</dt>
               <dd>
                 {shown ?? (field.type === 'repeater' ? t('review.noItems') : t('review.notAnswered'))}
                 {missing && <span className="required-text"> {definitionMessage('required', display.locale)}</span>}

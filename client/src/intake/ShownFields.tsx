@@ -3,10 +3,11 @@
  * The step and the repeater render a field's control differently (a form field, an item's
  * answer); what a field's place in its list means is the same for both, and is here: hidden
  * by its conditions, required by them, framed as `conditional` when an answer shows it (its
- * `when`, or the "other" of a choice), and a choice's "other" text field inside its control.
+ * `when`, or the "other" of a choice), a choice's "other" text field inside its control, and
+ * the rule and label its answers choose (its `cases`: a person abroad's name).
  */
 import type { ReactNode } from 'react';
-import { isFieldRequired, isFieldVisible, otherParents, type FieldDef, type Scope } from './index';
+import { isFieldRequired, isFieldVisible, otherParents, resolveField, type FieldDef, type Scope } from './index';
 
 /** A shown field's control; `other` (the "other" text field, or null) goes inside it. */
 export type RenderControl = (field: FieldDef, required: boolean, other: ReactNode) => ReactNode;
@@ -27,7 +28,7 @@ export function ShownFields({ fields, scope, render, markPaths = false }: ShownF
     const conditional = field.when !== undefined || others.has(field.path);
     return (
       <div key={field.path} data-path={markPaths ? field.path : undefined} className={conditional ? 'conditional' : undefined}>
-        {render(field, isFieldRequired(field, fields, scope), other ? frame(other) : null)}
+        {render(resolveField(field, fields, scope), isFieldRequired(field, fields, scope), other ? frame(other) : null)}
       </div>
     );
   };

@@ -95,6 +95,40 @@ describe('save and continue', () => {
     expect(location()).toBe('/b/profile');
   });
 
+  it('asks a person abroad for a Latin name, an international phone and an address, and refuses the same as the server', async () => {
+    const send = fakeSaves();
+    const user = userEvent.setup();
+    open('/b/contact');
+    seedAppointment({ intake: { contactInfo: { registrant: 1, pregnantWomanAttendance: 1, hasPrenatalServiceHistory: 0 } } });
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Country of residence' }), 'United States');
+    expect(screen.queryByRole('combobox', { name: 'Prefecture' })).toBeNull();
+    expect(screen.queryByText(/katakana\)/)).toBeNull(); // no "(katakana)" on a name asked in Latin letters
+    await user.type(screen.getByRole('textbox', { name: 'Last name' }), 'Carter');
+    await user.type(screen.getByRole('textbox', { name: 'First name' }), 'Zoë');
+    await user.type(screen.getByRole('textbox', { name: 'E-mail address' }), 'zoe@example.com');
+    const phone = screen.getByRole('textbox', { name: 'Phone number' });
+    await user.type(phone, '555-0134');
+    await user.type(screen.getByRole('textbox', { name: 'Address' }), '500 Market St, San Francisco, CA 94105');
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await waitFor(() => {
+      expect(phone.getAttribute('aria-invalid')).toBe('true');
+    });
+    expect(document.getElementById(phone.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(/^Enter a valid phone number/);
+    expect(send).not.toHaveBeenCalled();
+    await user.clear(phone);
+    await user.type(phone, '+1 (415) 555-0134');
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await heading('Profile');
+    expect(send).toHaveBeenCalledWith('appointments/a1', {
+      'intake.contactInfo.country': 'US',
+      'intake.contactInfo.lastName': 'Carter',
+      'intake.contactInfo.firstName': 'Zoë',
+      'intake.contactInfo.email': 'zoe@example.com',
+      'intake.contactInfo.phone': '+1 (415) 555-0134',
+      'intake.contactInfo.address': '500 Market St, San Francisco, CA 94105',
+    });
+  });
+
   it('sends nothing when nothing changed, and goes on', async () => {
     const send = fakeSaves();
     const user = userEvent.setup();
@@ -111,13 +145,14 @@ describe('save and continue', () => {
     open('/b/contact');
     seedAppointment();
     await user.click(await screen.findByRole('button', { name: 'Save and continue' }));
-    const lastName = screen.getByRole('textbox', { name: 'Last name (katakana)' });
+    const country = screen.getByRole('combobox', { name: 'Country of residence' }); // asked first: the rules follow it
     await waitFor(() => {
-      expect(document.activeElement).toBe(lastName);
+      expect(document.activeElement).toBe(country);
     });
-    expect(lastName.getAttribute('aria-invalid')).toBe('true');
-    const errorId = lastName.getAttribute('aria-describedby') ?? '';
+    expect(country.getAttribute('aria-invalid')).toBe('true');
+    const errorId = country.getAttribute('aria-describedby') ?? '';
     expect(document.getElementById(errorId)?.textContent).toBe('*Required');
+    expect(screen.getByRole('textbox', { name: 'Last name (katakana)' }).getAttribute('aria-invalid')).toBe('true');
     expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual(Array(8).fill('*Required'));
     const registrant = screen.getByRole('group', { name: 'Who is registering' });
     expect(within(registrant).getByRole('alert').textContent).toBe('*Required');

@@ -5,7 +5,8 @@
  * Semantics (mirrored by the server):
  * - `{"service": [...]}` holds when the appointment's category is listed (never when unknown).
  * - `{"field", "in": [...]}` holds when the field's answer is one of the values (a list answer:
- *   when any of its entries is); `{"field", "contains": v}` when the list answer holds v.
+ *   when any of its entries is); `{"field", "notIn": [...]}` when the field is answered and
+ *   not with one of them; `{"field", "contains": v}` when the list answer holds v.
  *   Values compare strictly (1 is not "1").
  * - A field referred to by a condition counts as unanswered while it is itself hidden, so
  *   answers left behind by an earlier choice never show or require anything.
@@ -14,7 +15,16 @@
  * - Required: shown, and `required: true` or its `requiredWhen` holds.
  */
 import { getPath } from './paths';
-import { definition, otherParents, OTHER, type Category, type Condition, type FieldDef, type StepDef } from './definition';
+import {
+  definition,
+  otherParents,
+  OTHER,
+  type Category,
+  type Condition,
+  type FieldDef,
+  type OptionValue,
+  type StepDef,
+} from './definition';
 
 /** Where answers are read: the appointment document, or one repeater item. */
 export interface Scope {
@@ -46,6 +56,7 @@ export function evaluateCondition(
   if ('service' in condition) return scope.category !== null && condition.service.includes(scope.category);
   const value = valueOf(condition.field);
   if ('in' in condition) return matchesIn(value, condition.in);
+  if ('notIn' in condition) return value !== undefined && value !== null && !condition.notIn.includes(value as OptionValue);
   return Array.isArray(value) && value.includes(condition.contains);
 }
 
@@ -66,6 +77,25 @@ function visible(field: FieldDef, siblings: readonly FieldDef[], scope: Scope, s
   const parent = otherParents(siblings).get(field.path);
   if (parent && (!visible(parent, siblings, scope, trail) || !hasOther(scope.get(parent.path)))) return false;
   return true;
+}
+
+/**
+ * The field as it is asked: the rule and label of its first case whose condition holds (a
+ * person abroad is asked for a Latin name), else its own. The server resolves it the same way
+ * (realtime/intake/validate.py `resolved`).
+ */
+export function resolveField(field: FieldDef, siblings: readonly FieldDef[], scope: Scope): FieldDef {
+  if (field.cases === undefined) return field;
+  const trail = new Set([field.path]);
+  const valueOf = (path: string) => {
+    const referred = siblings.find((candidate) => candidate.path === path);
+    if (referred && !visible(referred, siblings, scope, trail)) return undefined;
+    return scope.get(path);
+  };
+  const chosen = field.cases.find((candidate) => evaluateCondition(candidate.when, scope, valueOf));
+  if (chosen === undefined) return field;
+  const rule = chosen.rule ?? field.rule;
+  return { ...field, ...(rule !== undefined && { rule }), label: chosen.label ?? field.label };
 }
 
 /** Whether a shown field must be answered. */

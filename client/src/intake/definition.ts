@@ -20,6 +20,8 @@ export interface OptionDef {
   label: Localized;
   /** Conditions list only: an external (visible) anomaly. */
   external?: boolean;
+  /** An old answer (the country "other"): named where it is shown, no longer offered or accepted. */
+  retired?: boolean;
 }
 
 /** `{"field", "in": [...]}`: the field's answer is one of the values. */
@@ -34,12 +36,25 @@ export interface ContainsCondition {
   contains: OptionValue;
 }
 
+/** `{"field", "notIn": [...]}`: the field is answered, and not with one of the values. */
+export interface NotInCondition {
+  field: string;
+  notIn: OptionValue[];
+}
+
 /** `{"service": [...]}`: the appointment's service category is one of these. */
 export interface ServiceCondition {
   service: string[];
 }
 
-export type Condition = InCondition | ContainsCondition | ServiceCondition;
+export type Condition = InCondition | NotInCondition | ContainsCondition | ServiceCondition;
+
+/** A field's rule and label while its condition holds (a person abroad's name, phone). */
+export interface FieldCase {
+  when: Condition;
+  rule?: string;
+  label?: Localized;
+}
 
 export type FieldType =
   | 'text'
@@ -80,6 +95,10 @@ export interface FieldDef {
   addLabel?: Localized;
   /** Repeater: the fields of one item, their paths relative to the item. */
   fields?: FieldDef[];
+  /** The first case whose `when` holds gives the field its rule and label (conditions.ts resolveField). */
+  cases?: FieldCase[];
+  /** Select: options in the order of their labels in the person's language, `first` ones first. */
+  sortOptions?: { first: OptionValue[] };
 }
 
 export interface StepDef {
@@ -90,8 +109,14 @@ export interface StepDef {
   fields: FieldDef[];
 }
 
+/**
+ * A text rule: a `pattern`, or a named `check` ("phone": a number libphonenumber accepts, read
+ * in the country answered at `region` when it has no "+" and country code; stored E.164).
+ */
 export interface RuleDef {
-  pattern: string;
+  pattern?: string;
+  check?: 'phone';
+  region?: string;
   message: Localized;
   trim?: boolean;
 }
@@ -148,13 +173,21 @@ export function stepById(id: string): StepDef {
   return step;
 }
 
-/** The options of a field: its named list, or for a per-category map the category's (else `default`). */
-export function optionsFor(field: FieldDef, category: Category): OptionDef[] {
+/**
+ * Every option of a field, retired ones too (to name an old answer): its named list, or for a
+ * per-category map the category's (else `default`).
+ */
+export function allOptionsFor(field: FieldDef, category: Category): OptionDef[] {
   const { options } = field;
   if (options === undefined) return [];
   if (typeof options === 'string') return definition.options[options] ?? [];
   const name = (category !== null ? options[category] : undefined) ?? options.default;
   return name === undefined ? [] : (definition.options[name] ?? []);
+}
+
+/** The options that can be chosen (retired ones left out). */
+export function optionsFor(field: FieldDef, category: Category): OptionDef[] {
+  return allOptionsFor(field, category).filter((option) => option.retired !== true);
 }
 
 /** Field types whose answer is one option code. */

@@ -52,7 +52,20 @@ describe('answers for display', () => {
     const country = find('contact', 'intake.contactInfo.country');
     expect(formatAnswer(country, null, en)).toBeNull();
     expect(formatAnswer(find('contact', 'intake.contactInfo.lastName'), '  ', en)).toBeNull();
-    expect(formatAnswer(country, 'US', en)).toBe('US');
+    expect(formatAnswer(country, 'ZZ', en)).toBe('ZZ');
+  });
+
+  it('names countries, prefectures and an old "other" country, and spaces an international phone', () => {
+    const country = find('contact', 'intake.contactInfo.country');
+    expect(formatAnswer(country, 'US', en)).toBe('United States');
+    expect(formatAnswer(country, 'US', { ...en, locale: 'ja' })).toBe('アメリカ合衆国');
+    expect(formatAnswer(country, 'other', en)).toBe('Other (country not given)');
+    const prefecture = find('contact', 'intake.contactInfo.subdivision');
+    expect(formatAnswer(prefecture, 'JP-13', { ...en, locale: 'ja' })).toBe('東京都');
+    expect(formatAnswer(prefecture, '東京都', en)).toBe('東京都'); // typed before the list: as typed
+    const phone = find('contact', 'intake.contactInfo.phone');
+    expect(formatAnswer(phone, '+14155550134', en)).toBe('+1 415 555 0134');
+    expect(formatAnswer(phone, '03-1234-5678', en)).toBe('03-1234-5678');
   });
 });
 

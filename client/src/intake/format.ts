@@ -5,7 +5,8 @@
 import { formatDate } from '../i18n/format';
 import type { Locale } from '../i18n/locale';
 import { isIsoDate } from './dates';
-import { optionsFor, OTHER, type Category, type FieldDef, type OptionValue } from './definition';
+import { allOptionsFor, definition, OTHER, type Category, type FieldDef, type OptionValue } from './definition';
+import { readablePhone } from './phone';
 import { isEmptyAnswer, listEntries } from './validate';
 
 export interface DisplayOptions {
@@ -15,9 +16,16 @@ export interface DisplayOptions {
   listSeparator: string;
 }
 
+/** Whether a field is (in any of its cases) a phone number checked by the phone library. */
+function isPhoneField(field: FieldDef): boolean {
+  const rules = [field.rule, ...(field.cases ?? []).map((candidate) => candidate.rule)];
+  return rules.some((name) => name !== undefined && definition.rules[name]?.check === 'phone');
+}
+
 function textOf(field: FieldDef, value: unknown, options: DisplayOptions): string | null {
   if (isEmptyAnswer(field, value)) return null;
   if (typeof value !== 'string') return String(value);
+  if (isPhoneField(field)) return readablePhone(value.trim()); // E.164 spaced as people write it
   return field.list === true ? listEntries(value).join(options.listSeparator) : value.trim();
 }
 
@@ -34,7 +42,8 @@ export function formatAnswer(
   if (isEmptyAnswer(field, value)) return null;
   const { locale, category, listSeparator } = options;
   const optionLabel = (code: unknown): string => {
-    const option = optionsFor(field, category).find((candidate) => candidate.value === code);
+    // Retired options too: an old answer is named, not shown as its code.
+    const option = allOptionsFor(field, category).find((candidate) => candidate.value === code);
     const label = option ? option.label[locale] : String(code);
     if (code === OTHER && other) {
       const text = textOf(other.field, other.value, options);

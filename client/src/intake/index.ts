@@ -8,6 +8,7 @@ export * from './definition';
 export * from './format';
 export * from './messages';
 export * from './paths';
+export * from './phone';
 export * from './serverErrors';
 export * from './validate';
 export * from './values';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resolveField, scopeOf } from './conditions';
 import { stepById, type FieldDef } from './definition';
 import { checkValue, isEmptyAnswer, listEntries, missingAnswers, ruleAccepts, stepIssues, type ValidationContext } from './validate';
 import { contactBasics } from '../test/answers';
@@ -45,6 +46,46 @@ describe('rule phone', () => {
   });
 });
 
+describe('rule latinName (the names of a person abroad)', () => {
+  it.each([
+    ['Carter', true],
+    ['Zoë', true],
+    ['José María', true],
+    ["O'Brien", true],
+    ['O’Brien', true], // the apostrophe phones type
+    ['Anne-Marie', true],
+    ['José', true], // an accent typed as a combining mark
+    ['Łukasz Żółw', true],
+    ['St. John', true],
+    ['ヤマダ', false],
+    ['山田', false],
+    ['Carter2', false],
+    ['Carter!', false],
+    ["-'", false], // signs without a letter
+    ['', false],
+    ['   ', false],
+  ])('%j -> %s', (value, accepted) => {
+    expect(ruleAccepts('latinName', value)).toBe(accepted);
+  });
+});
+
+describe('rule internationalPhone (libphonenumber, in the country chosen)', () => {
+  const inCountry = (country: string) => scopeOf({ intake: { contactInfo: { country } } }, 'prenatal');
+  it.each([
+    ['+1 (415) 555-0134', 'US', true],
+    ['(415) 555-0134', 'US', true], // no country code: read in the country chosen
+    ['020 7946 0958', 'GB', true],
+    ['+81 90-1234-5678', 'US', true], // a Japanese mobile of someone living abroad
+    ['(415) 555-0134', 'GB', false], // not a British number
+    ['12345', 'US', false],
+    ['+1 415 555 0134 ext. 3', 'US', false], // E.164 has no extension
+    ['090-1234-5678', 'AQ', false], // no numbering plan to read it in: "+" needed
+    ['+1 415 555 0134', 'AQ', true],
+  ])('%j in %s -> %s', (value, country, accepted) => {
+    expect(ruleAccepts('internationalPhone', value, inCountry(country))).toBe(accepted);
+  });
+});
+
 describe('rule providerCode: 4 half-width letters or digits, case kept', () => {
   it.each([
     ['AB12', true],
@@ -88,11 +129,11 @@ describe('rule patientId and customAlphanumeric', () => {
 
 describe('checks of a value by type', () => {
   it('texts: must be text, at most maxLength code points', () => {
-    const subdivision = field('contact', 'intake.contactInfo.subdivision'); // maxLength 50
-    expect(checkValue(subdivision, 'あ'.repeat(50), context)).toBeNull();
-    expect(checkValue(subdivision, 'あ'.repeat(51), context)).toBe('tooLong');
-    expect(checkValue(subdivision, '𠮷'.repeat(50), context)).toBeNull(); // one code point each
-    expect(checkValue(subdivision, 42, context)).toBe('mustBeText');
+    const address = field('contact', 'intake.contactInfo.address'); // maxLength 300
+    expect(checkValue(address, 'あ'.repeat(300), context)).toBeNull();
+    expect(checkValue(address, 'あ'.repeat(301), context)).toBe('tooLong');
+    expect(checkValue(address, '𠮷'.repeat(300), context)).toBeNull(); // one code point each
+    expect(checkValue(address, 42, context)).toBe('mustBeText');
     const lastName = field('contact', 'intake.contactInfo.lastName');
     expect(checkValue(lastName, 'ヤ'.repeat(51), context)).toBe('tooLong');
     expect(checkValue(lastName, 'ｶﾀｶﾅ', context)).toBe('katakana');
@@ -129,7 +170,12 @@ describe('checks of a value by type', () => {
   it('choices: only codes of the option list, lists without repeats', () => {
     const country = field('contact', 'intake.contactInfo.country');
     expect(checkValue(country, 'JP', context)).toBeNull();
-    expect(checkValue(country, 'US', context)).toBe('invalidOption');
+    expect(checkValue(country, 'US', context)).toBeNull(); // ISO 3166-1 alpha-2
+    expect(checkValue(country, 'XX', context)).toBe('invalidOption');
+    expect(checkValue(country, 'other', context)).toBe('invalidOption'); // retired: saved before, not offered
+    const prefecture = field('contact', 'intake.contactInfo.subdivision');
+    expect(checkValue(prefecture, 'JP-13', context)).toBeNull();
+    expect(checkValue(prefecture, '東京都', context)).toBe('invalidOption'); // the code, not the name
     const registrant = field('contact', 'intake.contactInfo.registrant');
     expect(checkValue(registrant, 1, context)).toBeNull();
     expect(checkValue(registrant, '1', context)).toBe('invalidOption'); // codes are numbers
@@ -171,11 +217,11 @@ describe('empty answers', () => {
 describe('issues and missing answers of a step', () => {
   it('requires the shown required fields of the contact step (prenatal)', () => {
     expect(missingAnswers(stepById('contact'), {}, context)).toEqual([
+      'intake.contactInfo.country',
       'intake.contactInfo.lastName',
       'intake.contactInfo.firstName',
       'intake.contactInfo.email',
       'intake.contactInfo.phone',
-      'intake.contactInfo.country',
       'intake.contactInfo.registrant',
       'intake.contactInfo.pregnantWomanAttendance',
       'intake.contactInfo.hasPrenatalServiceHistory',
@@ -187,6 +233,53 @@ describe('issues and missing answers of a step', () => {
     const missing = missingAnswers(stepById('contact'), answers, { ...context, category: 'pgt' });
     expect(missing).toContain('intake.contactInfo.subdivision');
     expect(missing).not.toContain('intake.contactInfo.pregnantWomanAttendance');
+  });
+
+  it('asks a person abroad for Latin names, an international phone and an address, not katakana or a prefecture', () => {
+    const contact = stepById('contact');
+    const abroad = {
+      intake: {
+        contactInfo: {
+          country: 'US',
+          lastName: 'Carter',
+          firstName: 'Emily',
+          email: 'emily@example.com',
+          phone: '+1 (415) 555-0134',
+          address: '500 Market St\nSan Francisco, CA 94105',
+          registrant: 1,
+          pregnantWomanAttendance: 1,
+          hasPrenatalServiceHistory: 0,
+        },
+      },
+    };
+    expect(stepIssues(contact, abroad, context)).toEqual({});
+    const katakana = { intake: { contactInfo: { ...abroad.intake.contactInfo, lastName: 'カーター', nameKana: 'カーター', phone: '555' } } };
+    expect(stepIssues(contact, katakana, context)).toEqual({
+      'intake.contactInfo.lastName': 'latinName',
+      'intake.contactInfo.phone': 'internationalPhone',
+    });
+    expect(missingAnswers(contact, { intake: { contactInfo: { country: 'US' } } }, context)).toContain('intake.contactInfo.address');
+    expect(missingAnswers(contact, { intake: { contactInfo: { country: 'US' } } }, context)).not.toContain('intake.contactInfo.subdivision');
+  });
+
+  it('keeps the rules of the spec for a person in Japan: katakana, digits and dashes, the prefecture', () => {
+    const contact = stepById('contact');
+    const inJapan = { intake: { contactInfo: { ...contactBasics, lastName: 'Carter', phone: '+81 3 1234 5678', subdivision: null } } };
+    const issues = stepIssues(contact, inJapan, context);
+    expect(issues['intake.contactInfo.lastName']).toBe('katakana');
+    expect(issues['intake.contactInfo.phone']).toBe('phone');
+    expect(issues['intake.contactInfo.subdivision']).toBe('required');
+    expect(issues['intake.contactInfo.address']).toBeUndefined();
+  });
+
+  it('names the fields by what they ask: no "(katakana)" for a person abroad', () => {
+    const contact = stepById('contact');
+    const lastName = field('contact', 'intake.contactInfo.lastName');
+    const label = (country: string | null) =>
+      resolveField(lastName, contact.fields, scopeOf({ intake: { contactInfo: { country } } }, 'prenatal')).label;
+    expect(label('JP')).toEqual({ ja: '姓(カタカナ)', en: 'Last name (katakana)' });
+    expect(label('US')).toEqual({ ja: '姓(ローマ字)', en: 'Last name' });
+    expect(label(null).en).toBe('Last name (katakana)'); // before a country is chosen: the spec's
   });
 
   it('counts a whitespace-only name as missing', () => {

@@ -1,17 +1,20 @@
 /**
  * Validation of answers exactly as the definition states it (the server checks the same rules
  * independently). Pure functions; the result of a check is a key: "required", a rule name
- * (katakana, phone, providerCode, patientId, customAlphanumeric, email) or a message key
- * (invalidOption, invalidDate, dateAfter, dateBefore, tooLong, numberRange, tooMany, mustBeText).
+ * (katakana, latinName, phone, internationalPhone, providerCode, patientId, customAlphanumeric,
+ * email) or a message key (invalidOption, invalidDate, dateAfter, dateBefore, tooLong,
+ * numberRange, tooMany, mustBeText). A field with `cases` is checked with the rule its answers
+ * choose (conditions.ts resolveField); a phone rule reads the country in the same answers.
  *
  * Order of the checks of a text: rule first, then maxLength (a 5-character provider code is
  * "Invalid code"). A value made only of whitespace never satisfies a rule, and counts as no
  * answer (so a required field says "*Required").
  */
-import { isFieldRequired, isFieldVisible, scopeOf, type Scope } from './conditions';
+import { isFieldRequired, isFieldVisible, resolveField, scopeOf, type Scope } from './conditions';
 import { dateBoundsOf, dateOutOfBounds, isIsoDate } from './dates';
 import { definition, optionsFor, type Category, type FieldDef, type StepDef } from './definition';
 import { isRecord } from '../isRecord';
+import { phoneE164 } from './phone';
 
 export type IssueKey = string;
 
@@ -24,24 +27,30 @@ export interface ValidationContext {
 
 const compiled = new Map<string, RegExp>();
 
-function ruleRegExp(name: string): RegExp {
+function ruleRegExp(name: string, pattern: string): RegExp {
   let regExp = compiled.get(name);
   if (!regExp) {
-    const rule = definition.rules[name];
-    if (!rule) throw new Error(`intake definition has no rule "${name}"`);
-    regExp = new RegExp(rule.pattern, 'u');
+    regExp = new RegExp(pattern, 'u');
     compiled.set(name, regExp);
   }
   return regExp;
 }
 
-/** Whether a text satisfies a rule of the definition (trimmed first where the rule says `trim`). */
-export function ruleAccepts(name: string, value: string): boolean {
+/**
+ * Whether a text satisfies a rule of the definition (trimmed first where the rule says `trim`).
+ * `scope`: the answers a phone rule reads its country in.
+ */
+export function ruleAccepts(name: string, value: string, scope?: Scope): boolean {
   const rule = definition.rules[name];
   if (!rule) throw new Error(`intake definition has no rule "${name}"`);
   const candidate = rule.trim === true ? value.trim() : value;
   if (candidate.trim() === '') return false;
-  return ruleRegExp(name).test(candidate);
+  if (rule.pattern !== undefined && !ruleRegExp(name, rule.pattern).test(candidate)) return false;
+  if (rule.check === 'phone') {
+    const region = rule.region !== undefined ? scope?.get(rule.region) : undefined;
+    return phoneE164(candidate, region) !== null;
+  }
+  return true;
 }
 
 /** Length as the server counts it: Unicode code points. */
@@ -71,14 +80,15 @@ function inOptions(field: FieldDef, value: unknown, category: Category): boolean
 
 /**
  * The problem of one answer that is there (not empty), or null. Repeaters are checked by
- * `fieldIssues` (their items have fields of their own).
+ * `fieldIssues` (their items have fields of their own). `field` as it is asked (resolveField);
+ * `scope`: the answers its rule may read (a phone's country).
  */
-export function checkValue(field: FieldDef, value: unknown, context: ValidationContext): IssueKey | null {
+export function checkValue(field: FieldDef, value: unknown, context: ValidationContext, scope?: Scope): IssueKey | null {
   switch (field.type) {
     case 'text':
     case 'textarea': {
       if (typeof value !== 'string') return 'mustBeText';
-      if (field.rule !== undefined && !ruleAccepts(field.rule, value)) return field.rule;
+      if (field.rule !== undefined && !ruleAccepts(field.rule, value, scope)) return field.rule;
       if (field.maxLength !== undefined && textLength(value) > field.maxLength) return 'tooLong';
       return null;
     }
@@ -122,8 +132,9 @@ export function fieldIssues(
   prefix = '',
 ): Record<string, IssueKey> {
   const issues: Record<string, IssueKey> = {};
-  for (const field of fields) {
-    if (!isFieldVisible(field, fields, scope)) continue;
+  for (const listed of fields) {
+    if (!isFieldVisible(listed, fields, scope)) continue;
+    const field = resolveField(listed, fields, scope);
     const value = scope.get(field.path);
     const key = `${prefix}${field.path}`;
     const tooFew =
@@ -132,7 +143,7 @@ export function fieldIssues(
       if (isFieldRequired(field, fields, scope)) issues[key] = 'required';
       continue;
     }
-    const issue = checkValue(field, value, context);
+    const issue = checkValue(field, value, context, scope);
     if (issue !== null) {
       issues[key] = issue;
       continue;

@@ -38,7 +38,7 @@ describe('wire values', () => {
   if (!profile || !births) throw new Error('definition changed');
 
   it('trim texts and send null for no answer', () => {
-    const lastName = stepById('contact').fields[0];
+    const lastName = stepById('contact').fields.find((f) => f.path === 'intake.contactInfo.lastName');
     if (!lastName) throw new Error('definition changed');
     expect(toWireValue(lastName, '  ヤマダ ', 'prenatal')).toBe('ヤマダ');
     expect(toWireValue(lastName, '　', 'prenatal')).toBeNull();
@@ -83,7 +83,7 @@ describe('wire values', () => {
 describe('the data of a save', () => {
   it('holds exactly the changed paths', () => {
     const contact = stepById('contact');
-    const stored = { intake: { contactInfo: { lastName: 'ヤマダ', firstName: 'ハナコ', country: 'JP', subdivision: '東京都' } } };
+    const stored = { intake: { contactInfo: { lastName: 'ヤマダ', firstName: 'ハナコ', country: 'JP', subdivision: 'JP-13' } } };
     const values = formValuesFor(contact, stored);
     const edited = { intake: { contactInfo: { ...(values.intake as { contactInfo: object }).contactInfo, firstName: ' ハナ ', phone: '03-1234-5678' } } };
     expect(changedData(contact, wireAnswersFor(contact, edited, 'prenatal'), stored)).toEqual({
@@ -95,12 +95,25 @@ describe('the data of a save', () => {
 
   it('clears a prefecture left behind when the country changes', () => {
     const contact = stepById('contact');
-    const stored = { intake: { contactInfo: { country: 'JP', subdivision: '東京都' } } };
+    const stored = { intake: { contactInfo: { country: 'JP', subdivision: 'JP-13' } } };
     const values = formValuesFor(contact, stored);
-    const abroad = { intake: { contactInfo: { ...(values.intake as { contactInfo: object }).contactInfo, country: 'other' } } };
+    const abroad = { intake: { contactInfo: { ...(values.intake as { contactInfo: object }).contactInfo, country: 'US' } } };
     expect(changedData(contact, wireAnswersFor(contact, abroad, 'prenatal'), stored)).toEqual({
-      'intake.contactInfo.country': 'other',
+      'intake.contactInfo.country': 'US',
       'intake.contactInfo.subdivision': null,
     });
+  });
+
+  it('keeps a prefecture typed before the list: chosen by its name, saved as its code', () => {
+    const contact = stepById('contact');
+    for (const typed of ['東京都', 'Tokyo']) {
+      const stored = { intake: { contactInfo: { country: 'JP', subdivision: typed } } };
+      const values = formValuesFor(contact, stored);
+      expect(changedData(contact, wireAnswersFor(contact, values, 'prenatal'), stored)).toEqual({
+        'intake.contactInfo.subdivision': 'JP-13',
+      });
+    }
+    const unknown = { intake: { contactInfo: { country: 'JP', subdivision: 'Kanto' } } };
+    expect(changedData(contact, wireAnswersFor(contact, formValuesFor(contact, unknown), 'prenatal'), unknown)).toEqual({});
   });
 });

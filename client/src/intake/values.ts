@@ -5,7 +5,7 @@
  */
 import { isFieldVisible, scopeOf } from './conditions';
 import { parseTypedDate } from './dates';
-import { definition, type Category, type FieldDef, type OptionValue, type StepDef } from './definition';
+import { allOptionsFor, definition, type Category, type FieldDef, type OptionValue, type StepDef } from './definition';
 import { isRecord } from '../isRecord';
 import { deepEqual, getPath, setPath } from './paths';
 
@@ -26,8 +26,9 @@ export function toFormValue(field: FieldDef, stored: unknown): FormValue {
     case 'date':
     case 'number':
       return typeof stored === 'string' || typeof stored === 'number' ? String(stored) : '';
-    case 'radio':
     case 'select':
+      return isOptionValue(stored) ? optionNamed(field, stored) : null;
+    case 'radio':
     case 'scale':
       return isOptionValue(stored) ? stored : null;
     case 'checkbox':
@@ -36,6 +37,18 @@ export function toFormValue(field: FieldDef, stored: unknown): FormValue {
     case 'repeater':
       return Array.isArray(stored) ? stored.filter(isRecord).map((item) => itemFormValues(field, item)) : [];
   }
+}
+
+/**
+ * An answer saved as text before its field became a list (the prefecture "東京都" typed before
+ * the 47 prefectures had codes): the code of the option it names in either language, so that
+ * it stays chosen; saving the step stores the code. Anything else is kept as it is.
+ */
+function optionNamed(field: FieldDef, stored: OptionValue): OptionValue {
+  const options = allOptionsFor(field, null);
+  if (typeof stored !== 'string' || options.some((option) => option.value === stored)) return stored;
+  const text = stored.trim();
+  return options.find((option) => option.label.ja === text || option.label.en === text)?.value ?? stored;
 }
 
 /** A stored repeater item (or nothing: a new item) -> its form values. */

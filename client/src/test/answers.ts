@@ -10,7 +10,7 @@ export const contactBasics = {
   email: 'hanako@example.jp',
   phone: '03-1234-5678',
   country: 'JP',
-  subdivision: '東京都',
+  subdivision: 'JP-13', // Tokyo
 };
 
 /** A complete cancer-service intake (nothing missing for the review). */
