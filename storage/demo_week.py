@@ -50,7 +50,7 @@ class Person:
     last: str
     first: str
     phone: str
-    prefecture: str
+    prefecture: str  # ISO 3166-2:JP code (realtime/intake/definition.json "prefecture")
     born: date
     locale: str
     family: list[dict[str, Any]]
@@ -63,7 +63,7 @@ PEOPLE = (
         "ヤマダ",
         "ハナコ",
         "03-1234-5678",
-        "東京都",
+        "JP-13",  # 東京都
         date(1990, 4, 1),
         "ja",
         [
@@ -76,7 +76,7 @@ PEOPLE = (
         "スズキ",
         "ミサキ",
         "06-2345-6789",
-        "大阪府",
+        "JP-27",  # 大阪府
         date(1987, 9, 12),
         "ja",
         [
@@ -88,7 +88,7 @@ PEOPLE = (
         "タカハシ",
         "ユイ",
         "052-345-6789",
-        "愛知県",
+        "JP-23",  # 愛知県
         date(1993, 1, 23),
         "en",
         [
@@ -101,7 +101,7 @@ PEOPLE = (
         "イトウ",
         "サクラ",
         "011-456-7890",
-        "北海道",
+        "JP-01",  # 北海道
         date(1985, 6, 30),
         "ja",
         [
@@ -115,7 +115,7 @@ PEOPLE = (
         "ワタナベ",
         "アオイ",
         "092-567-8901",
-        "福岡県",
+        "JP-40",  # 福岡県
         date(1991, 11, 5),
         "en",
         [
@@ -127,7 +127,7 @@ PEOPLE = (
         "ナカムラ",
         "メイ",
         "022-678-9012",
-        "宮城県",
+        "JP-04",  # 宮城県
         date(1989, 3, 18),
         "ja",
         [

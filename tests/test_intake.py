@@ -10,6 +10,7 @@ import httpx
 import pytest
 import pytest_asyncio
 
+from realtime.intake.definition import RULES
 from tests.conftest import unique_email
 from tests.support.clients import Socket, call_http, connect, sign_in
 
@@ -151,7 +152,11 @@ CASES: list[tuple[str, Any, bool, str]] = [
     ("intake.prenatalTesting.disorderDecision", 6, True, ""),
     ("intake.prenatalTesting.prenatalTestAgreement", 4, False, "invalidOption"),
     ("intake.contactInfo.country", "JP", True, ""),
+    ("intake.contactInfo.country", "US", True, ""),  # ISO 3166-1 alpha-2
     ("intake.contactInfo.country", "XX", False, "invalidOption"),
+    ("intake.contactInfo.country", "other", False, "invalidOption"),  # retired: read, not taken
+    ("intake.contactInfo.subdivision", "JP-13", True, ""),  # ISO 3166-2:JP
+    ("intake.contactInfo.subdivision", "東京都", False, "invalidOption"),
     # Numbers.
     ("intake.pregnancyHistory.numBirths", 2, True, ""),
     ("intake.pregnancyHistory.numBirths", -1, False, "numberRange"),
@@ -184,6 +189,99 @@ async def test_answer_rules(
         assert "version" in reply, reply
     else:
         assert refused(reply, path, code), reply
+
+
+ABROAD = {
+    "intake.contactInfo.country": "US",
+    "intake.contactInfo.lastName": "Carter",
+    "intake.contactInfo.firstName": "Zoë",
+    "intake.contactInfo.phone": "+1 (415) 555-0134",
+    "intake.contactInfo.address": "500 Market St\nSan Francisco, CA 94105",
+}
+
+
+async def contact_info(booking: Booking) -> dict[str, Any]:
+    info: dict[str, Any] = (await booking.document())["data"]["intake"]["contactInfo"]
+    return info
+
+
+async def test_a_person_abroad_gives_a_latin_name_and_an_international_phone(
+    prenatal: Booking,
+) -> None:
+    reply = await prenatal.save({**ABROAD, "intake.contactInfo.nameKana": "カーター ゾーイ"})
+    assert "version" in reply, reply
+    assert await contact_info(prenatal) == {
+        "country": "US",
+        "lastName": "Carter",
+        "firstName": "Zoë",
+        "nameKana": "カーター ゾーイ",
+        "phone": "+14155550134",  # stored E.164
+        "address": "500 Market St\nSan Francisco, CA 94105",
+    }
+
+
+async def test_a_phone_without_country_code_is_read_in_the_country_saved(
+    prenatal: Booking,
+) -> None:
+    assert "version" in await prenatal.save({"intake.contactInfo.country": "GB"})
+    assert "version" in await prenatal.save({"intake.contactInfo.phone": "020 7946 0958"})
+    assert (await contact_info(prenatal))["phone"] == "+442079460958"
+    # A Japanese mobile of someone living abroad, with its country code.
+    assert "version" in await prenatal.save({"intake.contactInfo.phone": "+81 90-1234-5678"})
+    assert (await contact_info(prenatal))["phone"] == "+819012345678"
+
+
+@pytest.mark.parametrize(
+    "phone", ["12345", "(415) 555-0134", "+1 415 555 0134 ext. 3", "tel: 1-800"]
+)
+async def test_an_invalid_phone_abroad_is_refused_saying_how_to_write_it(
+    prenatal: Booking, phone: str
+) -> None:
+    reply = await prenatal.save(
+        {"intake.contactInfo.country": "GB", "intake.contactInfo.phone": phone}
+    )
+    assert refused(reply, "intake.contactInfo.phone", "internationalPhone"), reply
+    message = RULES["internationalPhone"].message
+    assert reply["error"]["details"]["fields"]["intake.contactInfo.phone"] == message["en"]
+    assert "+" in message["en"] and "国番号" in message["ja"]  # the client shows the ja words
+    assert "contactInfo" not in (await prenatal.document())["data"]["intake"]
+
+
+async def test_japan_keeps_the_rules_of_the_spec(prenatal: Booking) -> None:
+    reply = await prenatal.save(
+        {
+            "intake.contactInfo.country": "JP",
+            "intake.contactInfo.lastName": "Carter",
+            "intake.contactInfo.phone": "+1 (415) 555-0134",
+        }
+    )
+    assert refused(reply, "intake.contactInfo.lastName", "katakana"), reply
+    assert refused(reply, "intake.contactInfo.phone", "phone"), reply
+    japan = {
+        "intake.contactInfo.country": "JP",
+        "intake.contactInfo.lastName": "カーター",
+        "intake.contactInfo.phone": "03-1234-5678",
+        "intake.contactInfo.subdivision": "JP-13",
+    }
+    assert "version" in await prenatal.save(japan)
+    stored = await contact_info(prenatal)
+    assert stored["phone"] == "03-1234-5678"  # a domestic number is kept as written
+    assert refused(
+        await prenatal.save({"intake.contactInfo.lastName": "Carter"}),
+        "intake.contactInfo.lastName",
+        "katakana",
+    )
+
+
+async def test_a_new_country_names_the_answers_it_makes_wrong(prenatal: Booking) -> None:
+    assert "version" in await prenatal.save(
+        {"intake.contactInfo.country": "JP", "intake.contactInfo.lastName": "ヤマダ"}
+    )
+    reply = await prenatal.save({"intake.contactInfo.country": "US"})
+    assert refused(reply, "intake.contactInfo.lastName", "latinName"), reply
+    assert (await contact_info(prenatal))["country"] == "JP"  # nothing saved
+    moved = {"intake.contactInfo.country": "US", "intake.contactInfo.lastName": "Yamada"}
+    assert "version" in await prenatal.save(moved)
 
 
 async def test_whitespace_only_text_is_no_answer(prenatal: Booking) -> None:

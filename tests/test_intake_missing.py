@@ -24,7 +24,7 @@ PRENATAL_COMPLETE: dict[str, Any] = {
             "email": "h@example.jp",
             "phone": "03-1234-5678",
             "country": "JP",
-            "subdivision": "東京都",
+            "subdivision": "JP-13",
             "registrant": 1,
             "pregnantWomanAttendance": 1,
             "hasPrenatalServiceHistory": 0,

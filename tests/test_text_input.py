@@ -200,8 +200,9 @@ async def test_user_record_text_with_control_characters_is_refused(
 @pytest.mark.parametrize(
     ("field", "value"),
     [
-        ("intake.contactInfo.subdivision", f"東京都{NUL}"),  # one-line text
-        ("intake.contactInfo.subdivision", "東京都\n新宿区"),
+        ("intake.contactInfo.alias", f"ヤマダ{NUL}"),  # one-line text
+        ("intake.contactInfo.alias", "ヤマダ\nハナコ"),
+        ("intake.contactInfo.address", f"1 Main St{NUL}"),  # textarea
         ("intake.requests.topics", f"相談{NUL}"),  # textarea
         ("intake.requests.topics", f"相談{LONE_SURROGATE}"),
         ("intake.requests.topics", "相談\x0b"),

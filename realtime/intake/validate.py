@@ -104,16 +104,16 @@ def _text(field: Field, answer: Any, context: IntakeContext) -> str | None:
         if rule is not None and rule.trim:  # customAlphanumeric: at least one character
             raise Problem(rule.name, rule.message["en"])
         return None  # otherwise whitespace only is no answer
-    checked = value
+    checked = stored = value
     if rule is not None:  # the rule's own message first ("Invalid code" for 5 characters)
-        checked = value.strip() if rule.trim else value
+        checked = stored = value.strip() if rule.trim else value
         if rule.pattern is not None and not rule.pattern.fullmatch(checked):
             raise Problem(rule.name, rule.message["en"])
+        if rule.check == "phone":
+            stored = _phone(rule, checked, context)
     if field.max_length is not None and len(checked) > field.max_length:
         raise _fail("tooLong", max=field.max_length)
-    if rule is not None and rule.check == "phone":
-        return _phone(rule, checked, context)
-    return checked
+    return stored
 
 
 def _number(field: Field, value: Any) -> int:

@@ -20,7 +20,7 @@ CANCER_ANSWERS: dict[str, Any] = {
     "intake.contactInfo.email": "hanako@example.jp",
     "intake.contactInfo.phone": "03-1234-5678",
     "intake.contactInfo.country": "JP",
-    "intake.contactInfo.subdivision": "東京都",
+    "intake.contactInfo.subdivision": "JP-13",
     "intake.contactInfo.registrant": 1,
     "intake.contactInfo.hasPrenatalServiceHistory": 0,
     "intake.profile.femaleDob": "1990-04-01",
