@@ -11,6 +11,7 @@ import pytest
 import pytest_asyncio
 
 from realtime.intake.definition import RULES
+from realtime.intake.fhir import questionnaire_response
 from tests.conftest import unique_email
 from tests.support.clients import Socket, call_http, connect, sign_in
 
@@ -394,3 +395,35 @@ async def test_job_clock_must_have_an_offset(base_url: str) -> None:
         )
         assert reply.status_code == 400
         assert (await http.post("/dev/jobs/nothing", json={"data": {}})).status_code == 404
+
+
+def test_the_fhir_export_names_a_person_abroad_as_asked() -> None:
+    document = {
+        "id": "a1",
+        "serviceId": "prenatal",
+        "status": "confirmed",
+        "intake": {
+            "contactInfo": {
+                "country": "US",
+                "lastName": "Carter",
+                "phone": "+14155550134",
+                "address": "500 Market St",
+            }
+        },
+    }
+    resource = questionnaire_response(document, category="prenatal", locale="en")
+    items = {item["linkId"]: item for item in resource["item"][0]["item"]}
+    assert items["intake.contactInfo.lastName"]["text"] == "Last name"  # not "(katakana)"
+    assert items["intake.contactInfo.phone"]["answer"] == [{"valueString": "+14155550134"}]
+    country = items["intake.contactInfo.country"]["answer"][0]["valueCoding"]
+    assert (country["code"], country["display"]) == ("US", "United States")
+    document["intake"]["contactInfo"] = {
+        "country": "JP",
+        "lastName": "ヤマダ",
+        "subdivision": "JP-13",
+    }
+    resource = questionnaire_response(document, category="prenatal", locale="ja")
+    items = {item["linkId"]: item for item in resource["item"][0]["item"]}
+    assert items["intake.contactInfo.lastName"]["text"] == "姓(カタカナ)"
+    prefecture = items["intake.contactInfo.subdivision"]["answer"][0]["valueCoding"]
+    assert (prefecture["code"], prefecture["display"]) == ("JP-13", "東京都")

@@ -20,6 +20,7 @@ from realtime.intake.definition import (
     STEPS,
     Field,
 )
+from realtime.intake.validate import holds
 
 OPTION_SYSTEM = "urn:genecounsel:intake:options:"
 APPOINTMENT_SYSTEM = "urn:genecounsel:appointment"
@@ -91,6 +92,15 @@ def _answers(field: Field, value: Any, category: str, locale: str) -> list[dict[
     return answers
 
 
+def _label(field: Field, data: dict[str, Any], category: str) -> dict[str, str]:
+    """The field's label as it was asked: its first case that holds (a person abroad's name
+    is not "(katakana)"), else its own."""
+    for case in field.cases:
+        if case.label and holds(case.when, data, category):
+            return case.label
+    return FIELD_LABELS.get(field.path, {})
+
+
 def _item(link_id: str, text: str | None, **rest: Any) -> dict[str, Any]:
     item: dict[str, Any] = {"linkId": link_id}
     if text:
@@ -102,7 +112,7 @@ def _field_items(
     field: Field, data: dict[str, Any], category: str, locale: str
 ) -> list[dict[str, Any]]:
     value = _value_at(data, field.path)
-    label = words_in(FIELD_LABELS.get(field.path, {}), locale)
+    label = words_in(_label(field, data, category), locale)
     if field.fields:  # a repeater: one group per entry
         groups = []
         for entry in value if isinstance(value, list) else []:

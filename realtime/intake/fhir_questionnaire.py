@@ -66,12 +66,18 @@ def _enable_when(
     sibling = by_path.get(name)
     source = sibling or FIELDS.get(name)
     options = option_list_of(source, category) if source is not None else None
-    values = condition["in"] if "in" in condition else [condition["contains"]]
+    # notIn: "!=" the one value it names (the definition's notIn lists one: the country JP)
+    operator = "!=" if "notIn" in condition else "="
+    values = condition.get("in") or condition.get("notIn") or [condition["contains"]]
     question = prefix + name if sibling is not None else name
     return [
-        {"question": question, "operator": "=", "answerCoding": _coding(options, value, locale)}
+        {
+            "question": question,
+            "operator": operator,
+            "answerCoding": _coding(options, value, locale),
+        }
         if options is not None
-        else {"question": question, "operator": "=", "answerInteger": value}
+        else {"question": question, "operator": operator, "answerInteger": value}
         for value in values
         if options is not None or isinstance(value, int)
     ]
