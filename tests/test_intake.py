@@ -398,7 +398,7 @@ async def test_job_clock_must_have_an_offset(base_url: str) -> None:
 
 
 def test_the_fhir_export_names_a_person_abroad_as_asked() -> None:
-    document = {
+    document: dict[str, Any] = {
         "id": "a1",
         "serviceId": "prenatal",
         "status": "confirmed",
