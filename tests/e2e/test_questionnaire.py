@@ -26,6 +26,8 @@ CONTINUE = {"en": "Continue to choose a date and time", "ja": "日時の選択�
 MISSING = {"en": "Some information is missing.", "ja": "未入力の項目があります。"}
 TEXTS = {
     "katakana": "ヤマダ",
+    "latinName": "Yamada",
+    "internationalPhone": "+1 415 555 0134",
     "phone": "03-1234-5678",
     "email": "hanako@example.jp",
     "customAlphanumeric": "CR123",
@@ -46,8 +48,14 @@ def option_list(spec: dict[str, Any], category: str) -> list[dict[str, Any]]:
 def answer_for(spec: dict[str, Any], category: str) -> Any:
     """An answer that asks for no follow-up: the last plain option, or a sensible text."""
     kind = spec["type"]
+    if spec["path"] == "intake.contactInfo.country":
+        return "JP"  # a person in Japan here; people abroad: tests/e2e/test_journeys.py
     if kind in ("radio", "select", "scale"):
-        plain = [o for o in option_list(spec, category) if o["value"] not in ("other", "unknown")]
+        plain = [
+            o
+            for o in option_list(spec, category)
+            if o["value"] not in ("other", "unknown") and not o.get("retired")
+        ]
         return plain[-1]["value"]
     if kind == "checkbox":
         return [option_list(spec, category)[0]["value"]]
@@ -79,17 +87,33 @@ async def fill(
         await scope.get_by_label(label, exact=True).fill(str(value))
 
 
+def asked(spec: dict[str, Any], answers: dict[str, Any], category: str) -> dict[str, Any]:
+    """The field as the page asks it: the rule and label of its first case that holds."""
+    for case in spec.get("cases", []):
+        if holds(case["when"], answers, category):
+            return {**spec, **{key: case[key] for key in ("rule", "label") if key in case}}
+    return spec
+
+
 async def fill_step(
-    page: Page, step_fields: tuple[Field, ...], answers: dict[str, Any], lang: str, category: str
+    page: Page,
+    step_fields: tuple[Field, ...],
+    answers: dict[str, Any],
+    lang: str,
+    category: str,
+    chosen: dict[str, Any] | None = None,
 ) -> None:
+    """Answer the shown required fields of a step (and those `chosen` names: path -> value),
+    in order; `answers` follows what was filled."""
+    chosen = chosen or {}
     for field in step_fields:
-        spec = LABELS[field.path]
+        spec = asked(LABELS[field.path], answers, category)
         if not holds(field.when, answers, category):
             continue
         needed = field.required or (
             field.required_when is not None and holds(field.required_when, answers, category)
         )
-        if not needed:
+        if not needed and field.path not in chosen:
             continue
         if field.type == "repeater":
             await page.get_by_role("button", name=ADD_REPORT[lang]).click()
@@ -98,7 +122,7 @@ async def fill_step(
                 if item.get("required"):
                     await fill(entry, item, answer_for(item, category), lang, category)
             continue
-        value = answer_for(spec, category)
+        value = chosen[field.path] if field.path in chosen else answer_for(spec, category)
         await fill(page, spec, value, lang, category)
         answers.update(set_nested(answers, field.path.split("."), value))
 
