@@ -142,6 +142,9 @@ async def contact_step(page: Page, journey: Journey, answers: dict[str, Any]) ->
         await phone.fill(journey.contact[phone_path])
     else:
         await assert_accessible(page, f"{journey.name} /b/contact")
+    # No country's name, however long, widens the page past the screen (a phone's 390 px).
+    width = await page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= journey.viewport[0], width
     # Right after the correction: the click lands on the button and the step is saved.
     await page.get_by_role("button", name=SAVE[journey.lang]).click()
 
