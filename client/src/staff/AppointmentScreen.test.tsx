@@ -8,6 +8,12 @@ import { admin } from '../test/staff';
 let view: ReturnType<typeof renderApp> | undefined;
 let server: FakeServer;
 let status = 'confirmed';
+/** The person's contact answers and the contact details the server derives from them. */
+let person = {
+  contactInfo: { lastName: 'ヤマダ', firstName: 'ハナコ', country: 'JP' } as Record<string, string>,
+  contact: { email: 'hanako@example.com', intakeEmail: null, name: 'ヤマダ ハナコ', lastName: 'ヤマダ', firstName: 'ハナコ', phone: null as string | null },
+};
+const inJapan = person;
 
 function appointmentReply() {
   return reply({
@@ -24,7 +30,7 @@ function appointmentReply() {
       payment: { status: 'paid' },
       cancellation: status === 'cancelled' ? { reason: 'Counselor ill', at: '2025-03-02T01:00:00Z', by: 'clinic' } : null,
       intake: {
-        contactInfo: { lastName: 'ヤマダ', firstName: 'ハナコ', country: 'JP' },
+        contactInfo: person.contactInfo,
         familyMembers: [
           { side: 0, relationship: 4, disorders: ['Q90'] },
           { side: 1, relationship: 5, disorders: [] },
@@ -33,12 +39,13 @@ function appointmentReply() {
       },
     },
     version: 3,
-    contact: { email: 'hanako@example.com', intakeEmail: null, name: 'ヤマダ ハナコ', lastName: 'ヤマダ', firstName: 'ハナコ', phone: null },
+    contact: person.contact,
   });
 }
 
 beforeEach(() => {
   status = 'confirmed';
+  person = inJapan;
   server = fakeServer({
     '/functions/staff-appointment-read': () => appointmentReply(),
     '/functions/clinic-read': () =>
@@ -57,6 +64,24 @@ afterEach(() => {
 });
 
 describe('/staff/appointments/:id', () => {
+  it('shows a person abroad readably: the phone spaced, the country named, the fields as asked', async () => {
+    person = {
+      contactInfo: { lastName: 'Carter', firstName: 'Emily', country: 'US', phone: '+14155550134', address: '500 Market St' },
+      contact: { email: 'emily@example.com', intakeEmail: null, name: 'Carter Emily', lastName: 'Carter', firstName: 'Emily', phone: '+14155550134' },
+    };
+    view = renderApp('/staff/appointments/a-1', { user: admin });
+    await screen.findByRole('heading', { level: 2, name: 'Booking' });
+    const details = screen.getByRole('region', { name: 'Booking' });
+    expect(within(details).getByText('+1 415 555 0134')).toBeTruthy();
+    const contact = within(screen.getByRole('region', { name: 'Answers to the questionnaire' })).getByRole('region', {
+      name: 'Contact information',
+    });
+    expect(within(contact).getByText('United States')).toBeTruthy();
+    expect(within(contact).getByText('Last name')).toBeTruthy(); // not "Last name (katakana)"
+    expect(within(contact).getByText('+1 415 555 0134')).toBeTruthy();
+    expect(within(contact).getByText('500 Market St')).toBeTruthy();
+  });
+
   it('shows the booking, the answers in words and the pedigree', async () => {
     view = renderApp('/staff/appointments/a-1', { user: admin });
     await screen.findByRole('heading', { level: 2, name: 'Booking' });

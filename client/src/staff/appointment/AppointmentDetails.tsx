@@ -8,6 +8,7 @@ import { counselorName, fullDay, timeZoneName } from '../../booking/format';
 import { zonedIso, zonedMoment } from '../../booking/slots';
 import type { Locale } from '../../i18n/locale';
 import { isRecord } from '../../isRecord';
+import { readablePhone } from '../../intake/phone';
 import type { StaffAppointment } from './read';
 
 /** The zone this browser shows times in. */
@@ -62,7 +63,7 @@ export function AppointmentDetails({
     { key: 'person', label: t('appointment.person'), value: contact.name ?? t('appointment.noName') },
     { key: 'email', label: t('appointment.accountEmail'), value: contact.email ?? t('appointment.notGiven') },
     { key: 'intakeEmail', label: t('appointment.intakeEmail'), value: contact.intakeEmail ?? t('appointment.notGiven') },
-    { key: 'phone', label: t('appointment.phone'), value: contact.phone ?? t('appointment.notGiven') },
+    { key: 'phone', label: t('appointment.phone'), value: contact.phone !== null ? readablePhone(contact.phone) : t('appointment.notGiven') },
     { key: 'service', label: t('appointment.service'), value: localized(service?.name, locale) ?? appointment.serviceId },
     {
       key: 'when',
