@@ -39,6 +39,24 @@ describe('login screen: the e-mail rule', () => {
   });
 });
 
+describe('login screen: an empty field', () => {
+  it.each([
+    ['en', 'E-mail address', 'Send sign-in link', 'Enter your e-mail address.'],
+    ['ja', 'メールアドレス', 'ログイン用リンクを送信', 'メールアドレスを入力してください。'],
+  ] as const)('asks for an address (%s) instead of calling it invalid', async (locale, label, submit, message) => {
+    const server = fakeServer();
+    const user = await openLogin('/', locale);
+    await user.type(screen.getByLabelText(label), '   ');
+    await user.click(screen.getByRole('button', { name: submit }));
+    expect((await screen.findByRole('alert')).textContent).toBe(message);
+    expect(server.calls('sendEmail-authLink')).toEqual([]);
+
+    // Something typed that is not an address: the rule's own message.
+    await user.type(screen.getByLabelText(label), 'hanako');
+    expect((await screen.findByRole('alert')).textContent).not.toBe(message);
+  });
+});
+
 describe('login screen: asking for a link', () => {
   it('sends the address with the locale, clinicId and serviceId, then says to check the inbox', async () => {
     const server = fakeServer({ '/functions/sendEmail-authLink': () => reply({ sent: true }) });
