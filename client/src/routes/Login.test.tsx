@@ -152,6 +152,28 @@ describe('login screen: asking for a link', () => {
   });
 });
 
+describe('login screen: the FAQ and back', () => {
+  it('keeps "check your inbox" and its address when the person comes back from the FAQ', async () => {
+    fakeServer({ '/functions/sendEmail-authLink': () => reply({ sent: true }) });
+    const user = await openLogin('/?clinicId=demo-clinic', 'ja');
+    await user.type(screen.getByLabelText('メールアドレス'), 'hanako@example.com');
+    await user.click(screen.getByRole('button', { name: 'ログイン用リンクを送信' }));
+    await screen.findByRole('heading', { name: 'メールをご確認ください' });
+
+    await user.click(screen.getByRole('link', { name: 'メールが届かない場合' }));
+    await screen.findByRole('heading', { level: 1, name: 'よくあるご質問' });
+    await view?.router.navigate(-1);
+
+    await screen.findByRole('heading', { name: 'メールをご確認ください' });
+    expect(screen.getByRole('status').textContent).toContain('hanako@example.com');
+    expect(`${view?.router.state.location.pathname}${view?.router.state.location.search}`).toBe('/?clinicId=demo-clinic');
+
+    // "Use another address" still goes back to the field, the address ready to change.
+    await user.click(screen.getByRole('button', { name: '別のメールアドレスを使う' }));
+    expect(screen.getByLabelText<HTMLInputElement>('メールアドレス').value).toBe('hanako@example.com');
+  });
+});
+
 describe('login screen: mobile-carrier addresses', () => {
   it('warns about carrier addresses and links to the FAQ on receiving mail', async () => {
     fakeServer();
