@@ -200,6 +200,21 @@ describe('login screen: mobile-carrier addresses', () => {
     );
     expect(view?.router.state.location.hash).toBe('#receiving-email');
   });
+
+  it.each([
+    ['ja', /当サービスのメールの送信元ドメイン（mail\.clinic\.example\.jp）/],
+    ['en', /the domain our e-mails are sent from \(mail\.clinic\.example\.jp\)/],
+  ] as const)('names the domain our mails come from (site-read) in the FAQ (%s), not the page host', async (locale, text) => {
+    fakeServer({ '/functions/site-read': () => reply({ mailSenderDomain: 'mail.clinic.example.jp' }) });
+    view = renderApp('/faq', { locale });
+    expect((await screen.findByText(text)).textContent).not.toContain(window.location.hostname);
+  });
+
+  it('still tells carrier users to allow PC e-mails when the domain cannot be read', async () => {
+    fakeServer();
+    view = renderApp('/faq');
+    expect((await screen.findByText(/allow e-mails from PC e-mail addresses/)).textContent).not.toMatch(/sent from|localhost/);
+  });
 });
 
 describe('clinic login screen', () => {
