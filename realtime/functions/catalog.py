@@ -4,6 +4,7 @@ their FAQ need it)."""
 from email.utils import parseaddr
 from typing import Any
 
+from realtime.contract import SERVICE_ALIASES
 from realtime.dispatch import CallContext, callable_function
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
@@ -79,10 +80,14 @@ async def clinic_read(context: CallContext, request: ClinicRead) -> dict[str, An
 
 @callable_function("service-read", ServiceRead)
 async def service_read(context: CallContext, request: ServiceRead) -> dict[str, Any]:
+    clinic_id = request.clinicId
+    if clinic_id is None and request.id in SERVICE_ALIASES:
+        # An entry alias without a clinic (`/pgt`): the default clinic's, as appointment-create.
+        clinic_id = context.state.settings.default_clinic_id
     async with context.state.db.read() as session:
         service_id = request.id
-        if request.clinicId is not None:
-            clinic = await get_clinic(session, clinic_id=request.clinicId)
+        if clinic_id is not None:
+            clinic = await get_clinic(session, clinic_id=clinic_id)
             if clinic is None:
                 raise FunctionError("NOT_FOUND", "No such clinic.")
             service_id = clinic.service_aliases.get(service_id, service_id)

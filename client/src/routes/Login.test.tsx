@@ -224,7 +224,9 @@ describe('clinic login screen', () => {
       '/functions/sendEmail-authLink': () => reply({ sent: true }),
     });
     const user = await openLogin('/c/demo-clinic?serviceId=pgt');
-    await screen.findByText('Booking with Demo Clinic');
+    await screen.findByRole('heading', { level: 1, name: 'Book with Demo Clinic' });
+    // Named once: the title only (it was in the title, the lead and a line of its own).
+    expect(screen.getAllByText(/Demo Clinic/)).toHaveLength(1);
     expect(server.calls('clinic-read')).toContainEqual({ id: 'demo-clinic' });
     await user.type(screen.getByLabelText('E-mail address'), 'hanako@example.com');
     await user.click(screen.getByRole('button', { name: 'Send sign-in link' }));
@@ -233,7 +235,27 @@ describe('clinic login screen', () => {
       { email: 'hanako@example.com', locale: 'en', clinicId: 'demo-clinic', serviceId: 'pgt' },
     ]);
     await user.click(within(screen.getByRole('group', { name: 'Language' })).getByRole('button', { name: '日本語' }));
-    await screen.findByText('デモクリニック でのご予約');
+    await screen.findByRole('heading', { level: 1, name: 'デモクリニックのご予約' });
+    expect(screen.getAllByText(/デモクリニック/)).toHaveLength(1);
+  });
+
+  it.each([
+    ['/pgt', 'en', 'Service: PGT results counseling', { id: 'pgt' }],
+    ['/prenatal', 'ja', 'サービス：出生前検査の遺伝カウンセリング', { id: 'prenatal' }],
+    ['/c/demo-clinic?serviceId=prenatal', 'en', 'Service: Prenatal testing counseling', { id: 'prenatal', clinicId: 'demo-clinic' }],
+  ] as const)('names the service of %s (%s)', async (path, locale, line, asked) => {
+    const server = fakeServer({
+      '/functions/clinic-read': () => reply(demoClinic),
+      '/functions/service-read': () =>
+        reply(
+          asked.id === 'pgt'
+            ? { id: 'pgt-post', name: { ja: '着床前検査(PGT)結果の遺伝カウンセリング', en: 'PGT results counseling' } }
+            : { id: 'prenatal-b2c', name: { ja: '出生前検査の遺伝カウンセリング', en: 'Prenatal testing counseling' } },
+        ),
+    });
+    view = renderApp(path, { locale });
+    await screen.findByText(line);
+    expect(server.calls('service-read')).toEqual([asked]);
   });
 
   it('says an unknown clinic was not found, without a form', async () => {

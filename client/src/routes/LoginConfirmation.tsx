@@ -7,6 +7,7 @@ import { auth } from '../auth/session';
 import { CheckInbox } from '../auth/CheckInbox';
 import { EmailForm } from '../auth/EmailForm';
 import { nextPathAfterSignIn } from '../auth/RequireAuth';
+import { isStaff, STAFF_HOME } from '../auth/roles';
 import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
 import { useSignInLink } from '../auth/useSignInLink';
 import { errorMessageKey } from '../realtime';
@@ -26,7 +27,8 @@ type Phase =
 
 /**
  * `/login-confirmation?token=...`: signs in with the link's token and the address remembered
- * on this device (or typed again), then continues to `?next=` or the first booking step. The
+ * on this device (or typed again), then continues to `?next=` or the first booking step (the
+ * board, for staff). The
  * token leaves the address bar (history.replaceState) once it has been used.
  */
 export default function LoginConfirmation() {
@@ -53,10 +55,11 @@ export default function LoginConfirmation() {
   /** POST /auth/confirm with the link's token; the phase must already be 'confirming'. */
   const signIn = (email: string, linkToken: string) =>
     auth.confirmEmailLink(email, linkToken).then(
-      () => {
+      (user) => {
         forgetEmailForSignIn();
         analytics.logLogin(window.location.hostname);
-        void navigate(nextPathAfterSignIn(search), { replace: true });
+        // Staff start on their board: the booking steps are for patients.
+        void navigate(nextPathAfterSignIn(search, isStaff(user) ? STAFF_HOME : undefined), { replace: true });
       },
       (error: unknown) => {
         if (isEmailMismatch(error)) {
