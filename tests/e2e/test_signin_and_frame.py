@@ -6,7 +6,7 @@ it is for patients. Each screen touched is scanned by axe-core in ja and en."""
 import re
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, Page, ViewportSize, expect
 
 from tests.conftest import unique_email
 from tests.e2e.test_accessibility import assert_accessible, settle
@@ -14,8 +14,8 @@ from tests.support.browser import browser_locale, signed_in
 from tests.support.clients import sign_in
 from tests.support.server import ServerProcess
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1366, "height": 900}
 
 
 async def new_page(browser: Browser, lang: str, phone: bool = True) -> Page:
