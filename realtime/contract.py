@@ -24,6 +24,13 @@ APPOINTMENT_TRANSITIONS: Final[dict[str, frozenset[str]]] = {
     status: frozenset(targets) for status, targets in _CONTRACT["appointmentTransitions"].items()
 }
 SERVICE_ALIASES: Final[tuple[str, ...]] = tuple(_CONTRACT["serviceAliases"])
+# Every path the client routes, in react-router syntax (":name" is one segment): the client's
+# route table takes its paths from here (client/src/router.tsx), and the server answers any
+# other path with the client's not-found page and a 404 (realtime/client_routes.py).
+CLIENT_ROUTES: Final[tuple[str, ...]] = (
+    *_CONTRACT["clientRoutes"],
+    *(f"/{alias}" for alias in SERVICE_ALIASES),
+)
 PATIENT_ROLES: Final[dict[str, tuple[int, ...]]] = {
     group: tuple(codes) for group, codes in _CONTRACT["patientRoles"].items()
 }

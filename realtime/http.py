@@ -15,6 +15,7 @@ from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, res
 from realtime.bodies import parse_object
 from realtime.calendar.serve import calendar_feed
 from realtime.changes import changing
+from realtime.client_routes import is_client_route
 from realtime.contract import DEFAULT_LOCALE, LOCALES, SERVER_PATH_PREFIXES
 from realtime.cross_site import refuse_cross_site
 from realtime.dispatch import CallContext, dispatch
@@ -390,7 +391,8 @@ async def fhir_questionnaire(request: Request) -> Response:
 
 
 def client_routes(state: AppState) -> list[BaseRoute]:
-    """The built client: its assets, and index.html for every other GET (SPA routing)."""
+    """The built client: its assets, and index.html for every other GET (SPA routing): with
+    200 on the client's routes, with 404 elsewhere (the client shows its not-found page)."""
     dist = state.settings.client_dist
     index = dist / "index.html"
 
@@ -403,7 +405,8 @@ def client_routes(state: AppState) -> list[BaseRoute]:
             return PlainTextResponse(
                 "The client is not built: run the README's command.", status_code=503
             )
-        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        status = 200 if is_client_route(request.url.path) else 404
+        return FileResponse(index, status_code=status, headers={"Cache-Control": "no-cache"})
 
     routes: list[BaseRoute] = []
     if (dist / "assets").is_dir():

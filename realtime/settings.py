@@ -96,6 +96,8 @@ class Settings(BaseSettings):
     sign_in_link_ttl_seconds: int = 600
     sign_in_links_per_address: int = 5
     sign_in_links_per_ip: int = 30
+    # Wrong addresses typed for one link (another device) before the link is spent.
+    sign_in_link_address_attempts: int = 5
     # Staff second factor (POST /auth/totp): attempts per account and per client IP.
     totp_attempts_per_account: int = 10
     totp_attempts_per_ip: int = 60

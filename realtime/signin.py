@@ -6,6 +6,9 @@
   POST /auth/confirm with the matching address uses it.
 - Asking for a link gives the same answer for every well-formed address, and is limited per
   address and per client IP.
+- Confirming with another address than the link's (a typo on another device) is refused as
+  "email-mismatch" and leaves the link usable, SIGN_IN_LINK_ADDRESS_ATTEMPTS times; the next
+  wrong address spends the link, so its address cannot be guessed by trying.
 """
 
 import re
@@ -22,6 +25,7 @@ from realtime.mail.render import render
 from realtime.ratelimit import enforce_each
 from realtime.state import AppState
 from realtime.text import clean
+from storage.db import AsyncSession
 from storage.models import SignInLink
 from storage.repo_signin import add_link, link_for_update, lock_links_of, retire_other_links
 from storage.repo_users import create_session, get_or_create_user, hash_token
@@ -31,6 +35,7 @@ EMAIL_PATTERN = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$")
 MAX_EMAIL_LENGTH = 254
 INVALID_EMAIL = "Invalid email address."
 LINK_INVALID = "The authentication link is no longer valid. Please start a new session."
+EMAIL_MISMATCH = "This is not the address the link was sent to."
 
 
 def normalize_email(value: object) -> str:
@@ -57,6 +62,29 @@ def _invalid_email() -> FunctionError:
 
 def link_invalid() -> FunctionError:
     return FunctionError("INVALID_ARGUMENT", LINK_INVALID, {"reason": "link-invalid"})
+
+
+def email_mismatch() -> FunctionError:
+    return FunctionError(
+        "INVALID_ARGUMENT",
+        EMAIL_MISMATCH,
+        {"reason": "email-mismatch", "fields": {"email": EMAIL_MISMATCH}},
+    )
+
+
+async def another_wrong_address_allowed(state: AppState, link: SignInLink) -> bool:
+    """Count a wrong address against `link`: True while the link may still be tried.
+
+    Counted by the limiter (Redis when configured) over the link's lifetime: a restart that
+    forgets the count gives a few more tries of a link that expires in minutes anyway.
+    """
+    settings = state.settings
+    key = f"link-wrong-address:{link.token_hash}"
+    (allowed,) = await state.limiter.hit(
+        {key: settings.sign_in_link_address_attempts},
+        window_seconds=settings.sign_in_link_ttl_seconds,
+    )
+    return allowed
 
 
 async def request_link(
@@ -117,22 +145,35 @@ async def confirm(state: AppState, *, email: object, token: object) -> SignedIn:
         raise link_invalid()
     address = normalize_email(email)
     async with state.db.write() as session:
-        await lock_links_of(session, email=address)
-        link = await link_for_update(session, token=token)
-        now = utcnow()
-        if link is None or link.used_at is not None or link.expires_at <= now:
-            raise link_invalid()
-        if link.email != address:
-            # Not used up: the right person can still open it.
-            raise link_invalid()
+        signed_in = await _use_link(state, session, address=address, token=token)
+    if signed_in is None:
+        raise link_invalid()  # spent by one wrong address too many (committed above)
+    return signed_in
+
+
+async def _use_link(
+    state: AppState, session: AsyncSession, *, address: str, token: str
+) -> SignedIn | None:
+    """Sign in with the link, or raise (nothing changed), or spend the link and return None."""
+    await lock_links_of(session, email=address)
+    link = await link_for_update(session, token=token)
+    now = utcnow()
+    if link is None or link.used_at is not None or link.expires_at <= now:
+        raise link_invalid()
+    if link.email != address:
+        if await another_wrong_address_allowed(state, link):
+            # Not used up: the right person can still type the address again.
+            raise email_mismatch()
         link.used_at = now
-        # An older (or newer) mail left in an inbox must not sign anyone in any more.
-        await retire_other_links(session, used=link, at=now)
-        user = await get_or_create_user(
-            session,
-            email=address,
-            entry_clinic_id=link.clinic_id,
-            entry_service_id=link.service_id,
-        )
-        bearer = await create_session(session, user_id=user.id)
+        return None
+    link.used_at = now
+    # An older (or newer) mail left in an inbox must not sign anyone in any more.
+    await retire_other_links(session, used=link, at=now)
+    user = await get_or_create_user(
+        session,
+        email=address,
+        entry_clinic_id=link.clinic_id,
+        entry_service_id=link.service_id,
+    )
+    bearer = await create_session(session, user_id=user.id)
     return SignedIn(uid=user.id, email=user.email, token=bearer)

@@ -65,6 +65,19 @@ async def test_entry_aliases_resolve_to_services_of_the_clinic(
     assert body["data"]["consentVersion"]
 
 
+@pytest.mark.parametrize(
+    ("alias", "service_id"), [("prenatal", "prenatal-b2c"), ("pgt", "pgt-post")]
+)
+async def test_an_alias_without_a_clinic_is_the_default_clinics_service(
+    base_url: str, alias: str, service_id: str
+) -> None:
+    """/pgt's login screen names the service before anyone chose a clinic (issue #15)."""
+    status, body = await call_http(base_url, "service-read", {"id": alias})
+    assert status == 200, body
+    assert body["data"]["id"] == service_id
+    assert body["data"]["name"]["ja"]
+
+
 async def test_service_read_by_id(base_url: str) -> None:
     status, body = await call_http(base_url, "service-read", {"id": "prenatal-b2c"})
     assert status == 200

@@ -113,11 +113,40 @@ async def test_racing_confirmations_sign_in_once(base_url: str) -> None:
     assert sorted(r.status_code for r in replies) == [200, 400, 400, 400, 400, 400]
 
 
+def email_mismatch(reply: httpx.Response) -> bool:
+    body = reply.json()
+    return (
+        reply.status_code == 400
+        and body["error"]["status"] == "INVALID_ARGUMENT"
+        and body["error"]["details"]["reason"] == "email-mismatch"
+        and "not the address the link was sent to" in body["error"]["message"]
+    )
+
+
 async def test_a_wrong_address_is_refused_and_does_not_use_up_the_link(base_url: str) -> None:
     email = unique_email("right")
     token = await request_link(base_url, email)
-    assert link_invalid(await confirm_link(base_url, unique_email("wrong"), token))
+    assert email_mismatch(await confirm_link(base_url, unique_email("wrong"), token))
     assert (await confirm_link(base_url, email.upper(), token)).status_code == 200
+
+
+async def test_wrong_addresses_are_counted_and_the_sixth_spends_the_link(base_url: str) -> None:
+    """A typo can be corrected five times; guessing a link's address cannot go on."""
+    email = unique_email("guessed")
+    token = await request_link(base_url, email)
+    for attempt in range(5):
+        assert email_mismatch(await confirm_link(base_url, unique_email(f"guess{attempt}"), token))
+    assert link_invalid(await confirm_link(base_url, unique_email("guess5"), token))
+    assert link_invalid(await confirm_link(base_url, email, token))
+
+
+async def test_wrong_addresses_for_one_link_leave_another_link_alone(base_url: str) -> None:
+    email = unique_email("apart")
+    spent = await request_link(base_url, email)
+    for attempt in range(6):
+        await confirm_link(base_url, unique_email(f"typo{attempt}"), spent)
+    fresh = await request_link(base_url, email)
+    assert (await confirm_link(base_url, email, fresh)).status_code == 200
 
 
 @pytest.mark.parametrize("token", ["", "short", "x" * 300, "A" * 43])

@@ -59,3 +59,15 @@ export const defaultLocaleName: string = contractJson.defaultLocale;
 export const functionTimeoutMs: number = contractJson.functionTimeoutMs;
 export const retryHttpStatuses: ReadonlySet<number> = new Set(contractJson.retryHttpStatuses);
 export const serviceAliases: readonly string[] = contractJson.serviceAliases;
+
+/**
+ * Every path the client routes, in react-router syntax (contract.json "clientRoutes"; the
+ * server answers any other path with 404 and this client, which shows its not-found page).
+ */
+export const clientRoutes: readonly string[] = contractJson.clientRoutes;
+
+/** A path of the route table, which must be one of `clientRoutes` (else the module fails to load). */
+export function clientRoute(path: string): string {
+  if (!clientRoutes.includes(path)) throw new Error(`${path} is not in contract.json clientRoutes`);
+  return path;
+}

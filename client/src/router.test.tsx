@@ -1,7 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RouteObject } from 'react-router';
 import { nextPathAfterSignIn } from './auth/RequireAuth';
+import { clientRoute, clientRoutes, serviceAliases } from './contract';
+import { routes } from './router';
 import { fakeServer } from './test/fakeServer';
 import { alice, renderApp } from './test/renderApp';
 import { useAppStore } from './store';
@@ -195,5 +198,25 @@ describe('pages', () => {
     open('/b/clinic', { user: alice });
     await heading('Health care provider code');
     expect(screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
+  });
+});
+
+describe('the route table and contract.json clientRoutes', () => {
+  /** Every path a screen is rendered at (index routes at their parent's), aliases excluded. */
+  function screenPaths(list: readonly RouteObject[], parent: string): string[] {
+    return list.flatMap((route) => {
+      const own = route.path === undefined ? parent : route.path.startsWith('/') ? route.path : `${parent.replace(/\/$/, '')}/${route.path}`;
+      const here = (route.index === true || route.lazy !== undefined) && !serviceAliases.some((alias) => own === `/${alias}`) ? [own] : [];
+      return [...here, ...screenPaths(route.children ?? [], own)];
+    });
+  }
+
+  it('renders a screen at every listed path and at no other (but the not-found page)', () => {
+    const paths = screenPaths(routes, '/').filter((path) => path !== '/*');
+    expect(new Set(paths)).toEqual(new Set(clientRoutes));
+  });
+
+  it('refuses a path the contract does not list', () => {
+    expect(() => clientRoute('/no-such-screen')).toThrow(/clientRoutes/);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The one route table (docs/product.md "Screens and routes") with its guards and redirects. Every screen is a lazily
- * loaded module of client/src/routes/.
+ * loaded module of client/src/routes/. Paths are absolute and each one is listed in realtime/contract.json
+ * "clientRoutes" (`clientRoute` refuses any other), which the server uses to answer 404 for any other path.
  */
 import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
@@ -8,7 +9,7 @@ import { Layout } from './components/Layout';
 import { Loading } from './components/Loading';
 import { RequireAuth } from './auth/RequireAuth';
 import { RouteError } from './components/RouteError';
-import { serviceAliases } from './contract';
+import { clientRoute, serviceAliases } from './contract';
 import { RequireStaff } from './staff/RequireStaff';
 
 type ScreenModule = Promise<{ default: ComponentType }>;
@@ -32,30 +33,30 @@ const bookingClinic = screen(() => import('./routes/Clinic'));
 /** Signed-in booking steps under /b/ (guarded by RequireAuth). */
 const bookingSteps: RouteObject[] = [
   { index: true, lazy: bookingClinic }, // /b/ is an alias of /b/clinic
-  { path: 'clinic', lazy: bookingClinic },
-  { path: 'patient', lazy: screen(() => import('./routes/Patient')) },
-  { path: 'contact', lazy: screen(() => import('./routes/ContactInfo')) },
-  { path: 'profile', lazy: screen(() => import('./routes/Profile')) },
-  { path: 'family', lazy: screen(() => import('./routes/Family')) },
-  { path: 'fertility-treatment', lazy: screen(() => import('./routes/FertilityTreatment')) },
-  { path: 'pregnancy-current', lazy: screen(() => import('./routes/PregnancyCurrent')) },
-  { path: 'pregnancy-history', lazy: screen(() => import('./routes/PregnancyHistory')) },
-  { path: 'prenatal-testing', lazy: screen(() => import('./routes/PrenatalTesting')) },
-  { path: 'expectations', lazy: screen(() => import('./routes/Expectations')) },
-  { path: 'appointment', lazy: screen(() => import('./routes/Appointment')) },
-  { path: 'review', lazy: screen(() => import('./routes/Review')) },
-  { path: 'checkout', lazy: screen(() => import('./routes/Checkout')) },
-  { path: 'payment-confirmed', lazy: screen(() => import('./routes/PaymentConfirmed')) },
-  { path: 'confirmed', lazy: screen(() => import('./routes/Confirmed')) },
-  { path: 'pgt-reports', lazy: screen(() => import('./routes/PgtReports')) },
+  { path: clientRoute('/b/clinic'), lazy: bookingClinic },
+  { path: clientRoute('/b/patient'), lazy: screen(() => import('./routes/Patient')) },
+  { path: clientRoute('/b/contact'), lazy: screen(() => import('./routes/ContactInfo')) },
+  { path: clientRoute('/b/profile'), lazy: screen(() => import('./routes/Profile')) },
+  { path: clientRoute('/b/family'), lazy: screen(() => import('./routes/Family')) },
+  { path: clientRoute('/b/fertility-treatment'), lazy: screen(() => import('./routes/FertilityTreatment')) },
+  { path: clientRoute('/b/pregnancy-current'), lazy: screen(() => import('./routes/PregnancyCurrent')) },
+  { path: clientRoute('/b/pregnancy-history'), lazy: screen(() => import('./routes/PregnancyHistory')) },
+  { path: clientRoute('/b/prenatal-testing'), lazy: screen(() => import('./routes/PrenatalTesting')) },
+  { path: clientRoute('/b/expectations'), lazy: screen(() => import('./routes/Expectations')) },
+  { path: clientRoute('/b/appointment'), lazy: screen(() => import('./routes/Appointment')) },
+  { path: clientRoute('/b/review'), lazy: screen(() => import('./routes/Review')) },
+  { path: clientRoute('/b/checkout'), lazy: screen(() => import('./routes/Checkout')) },
+  { path: clientRoute('/b/payment-confirmed'), lazy: screen(() => import('./routes/PaymentConfirmed')) },
+  { path: clientRoute('/b/confirmed'), lazy: screen(() => import('./routes/Confirmed')) },
+  { path: clientRoute('/b/pgt-reports'), lazy: screen(() => import('./routes/PgtReports')) },
 ];
 
 /** The clinic's side under /staff (guarded by RequireStaff: staff only, second factor first). */
 const staffScreens: RouteObject[] = [
   { index: true, lazy: screen(() => import('./staff/BoardScreen')) },
-  { path: 'second-factor', lazy: screen(() => import('./staff/SecondFactorScreen')) },
-  { path: 'appointments/:appointmentId', lazy: screen(() => import('./staff/AppointmentScreen')) },
-  { path: 'audit', lazy: screen(() => import('./staff/AuditScreen')) },
+  { path: clientRoute('/staff/second-factor'), lazy: screen(() => import('./staff/SecondFactorScreen')) },
+  { path: clientRoute('/staff/appointments/:appointmentId'), lazy: screen(() => import('./staff/AppointmentScreen')) },
+  { path: clientRoute('/staff/audit'), lazy: screen(() => import('./staff/AuditScreen')) },
 ];
 
 export const routes: RouteObject[] = [
@@ -75,17 +76,17 @@ export const routes: RouteObject[] = [
             element: null, // never rendered: the loader redirects
           })),
           { index: true, lazy: screen(() => import('./routes/Login')) },
-          { path: 'c/:clinicId', lazy: screen(() => import('./routes/ClinicLogin')) },
-          { path: 'login-confirmation', lazy: screen(() => import('./routes/LoginConfirmation')) },
-          { path: 'b', element: <RequireAuth />, children: bookingSteps },
-          { path: 'staff', element: <RequireStaff />, children: staffScreens },
-          { path: 'contact', lazy: screen(() => import('./routes/Contact')) },
-          { path: 'contact-confirmation', lazy: screen(() => import('./routes/ContactConfirmation')) },
-          { path: 'downloads/:clinicId/:docId/:locale', lazy: screen(() => import('./routes/Downloads')) },
-          { path: 'faq', lazy: screen(() => import('./routes/Faq')) },
-          { path: 'error', lazy: screen(() => import('./routes/SystemError')) },
-          { path: 'privacy', lazy: screen(() => import('./routes/Privacy')) },
-          { path: 'terms', lazy: screen(() => import('./routes/Terms')) },
+          { path: clientRoute('/c/:clinicId'), lazy: screen(() => import('./routes/ClinicLogin')) },
+          { path: clientRoute('/login-confirmation'), lazy: screen(() => import('./routes/LoginConfirmation')) },
+          { path: clientRoute('/b'), element: <RequireAuth />, children: bookingSteps },
+          { path: clientRoute('/staff'), element: <RequireStaff />, children: staffScreens },
+          { path: clientRoute('/contact'), lazy: screen(() => import('./routes/Contact')) },
+          { path: clientRoute('/contact-confirmation'), lazy: screen(() => import('./routes/ContactConfirmation')) },
+          { path: clientRoute('/downloads/:clinicId/:docId/:locale'), lazy: screen(() => import('./routes/Downloads')) },
+          { path: clientRoute('/faq'), lazy: screen(() => import('./routes/Faq')) },
+          { path: clientRoute('/error'), lazy: screen(() => import('./routes/SystemError')) },
+          { path: clientRoute('/privacy'), lazy: screen(() => import('./routes/Privacy')) },
+          { path: clientRoute('/terms'), lazy: screen(() => import('./routes/Terms')) },
           { path: '*', lazy: screen(() => import('./routes/NotFound')) },
         ],
       },

@@ -1,13 +1,20 @@
-"""clinic-read and service-read: public reference data (the login screens need it)."""
+"""clinic-read, service-read and site-read: public reference data (the login screens and
+their FAQ need it)."""
 
+from email.utils import parseaddr
 from typing import Any
 
+from realtime.contract import SERVICE_ALIASES
 from realtime.dispatch import CallContext, callable_function
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
 from storage.models import Clinic, Counselor, Service
 from storage.repo_booking import counselors_of
 from storage.repo_catalog import clinic_offers, clinic_service_ids, get_clinic, get_service
+
+
+class SiteRead(Input):
+    """No input: `data` is `null` or `{}`."""
 
 
 class ClinicRead(Input):
@@ -73,10 +80,14 @@ async def clinic_read(context: CallContext, request: ClinicRead) -> dict[str, An
 
 @callable_function("service-read", ServiceRead)
 async def service_read(context: CallContext, request: ServiceRead) -> dict[str, Any]:
+    clinic_id = request.clinicId
+    if clinic_id is None and request.id in SERVICE_ALIASES:
+        # An entry alias without a clinic (`/pgt`): the default clinic's, as appointment-create.
+        clinic_id = context.state.settings.default_clinic_id
     async with context.state.db.read() as session:
         service_id = request.id
-        if request.clinicId is not None:
-            clinic = await get_clinic(session, clinic_id=request.clinicId)
+        if clinic_id is not None:
+            clinic = await get_clinic(session, clinic_id=clinic_id)
             if clinic is None:
                 raise FunctionError("NOT_FOUND", "No such clinic.")
             service_id = clinic.service_aliases.get(service_id, service_id)
@@ -86,3 +97,15 @@ async def service_read(context: CallContext, request: ServiceRead) -> dict[str, 
         if service is None:
             raise FunctionError("NOT_FOUND", "No such service.")
         return service_reply(service)
+
+
+def mail_sender_domain(mail_from: str) -> str:
+    """The domain of the From address ("Name <no-reply@example.jp>" -> "example.jp")."""
+    return parseaddr(mail_from)[1].rpartition("@")[2].lower()
+
+
+@callable_function("site-read", SiteRead)
+async def site_read(context: CallContext, request: SiteRead) -> dict[str, Any]:
+    """What the FAQ tells people to allow in their carrier's mail settings: the domain our
+    mails are sent from (MAIL_FROM), which is not always the site's own host."""
+    return {"mailSenderDomain": mail_sender_domain(context.state.settings.mail_from)}

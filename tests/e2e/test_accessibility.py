@@ -29,7 +29,7 @@ BLOCKING = ("serious", "critical")
 KNOWN_ELSEWHERE: list[tuple[str, str, str]] = []
 
 LOADING = {"ja": "読み込み中…", "en": "Loading…"}
-AGREE = {"en": "I agree and want to start answering", "ja": "上記に同意して回答を始める"}
+AGREE = {"en": "Agree and start", "ja": "同意して回答を始める"}
 SAVE = {"en": "Save and continue", "ja": "保存して次へ"}
 OFFLINE = {"en": "No internet connection", "ja": "インターネットに接続されていません"}
 RETRY = {"en": "Retry", "ja": "再試行"}

@@ -15,6 +15,7 @@ from tests.support.server import ROOT, ServerProcess
 STAFF_EMAIL = "staff@demo-clinic.example"
 SCREENSHOTS = ROOT / "var" / "e2e-screenshots"
 TITLE = {"ja": "予約ボード", "en": "Bookings board"}
+TO_BOARD = {"ja": "予約ボードへ", "en": "Go to the bookings board"}
 BOARD_LOADING = {"ja": "予約を読み込んでいます…", "en": "Loading the bookings…"}
 ON_HOLD = {"ja": "仮押さえ", "en": "On hold"}
 NEW_BOOKING = {"ja": "新しい予約：", "en": "New booking: "}
@@ -44,8 +45,10 @@ async def test_staff_board(
         assert "data" in held, held
 
         page = await signed_in(browser, base, staff, lang, zone, viewport)
-        # A staff member opening the questionnaire is sent to the board.
+        # A staff member opening the questionnaire is told it is for patients; its link leads
+        # to the board.
         await page.goto(base + "/b/clinic")
+        await page.get_by_role("link", name=TO_BOARD[lang]).click()
         await expect(page.get_by_role("heading", level=1, name=TITLE[lang])).to_be_visible(
             timeout=15_000
         )

@@ -3,7 +3,8 @@ sign-in and roles", "Staff reading and acting"):
 
 - the counselor sato@demo-clinic.example signs in by e-mail link (from the dev outbox), is
   asked for the second factor, is told plainly when a code is wrong, enters a real TOTP code
-  computed from the demo secret and lands on `/staff`, never in the patient questionnaire;
+  computed from the demo secret and lands on `/staff`, never in the patient questionnaire
+  (whose address tells them it is for patients, with a link to the board);
   the audit screen tells them it is for clinic administrators;
 - a fresh staff member enrolling sees the QR code, the key and the recovery codes;
 - a client opening `/staff` is told the page is for clinic staff;
@@ -51,6 +52,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "wrong": "コードが正しくありません。",
         "board": "予約ボード",
         "questionnaire": "医療機関コード",
+        "for_patients": "このページは患者さま向けです",
+        "to_board": "予約ボードへ",
         "admins_only": "このページはクリニック管理者専用です",
         "not_for_clients": "このページはクリニックのスタッフ専用です",
         "audit": "監査ログ",
@@ -69,6 +72,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "wrong": "That code is not valid.",
         "board": "Bookings board",
         "questionnaire": "Health care provider code",
+        "for_patients": "This page is for patients",
+        "to_board": "Go to the bookings board",
         "admins_only": "This page is for clinic administrators",
         "not_for_clients": "This page is for clinic staff",
         "audit": "Audit log",
@@ -151,8 +156,10 @@ async def test_a_counselor_signs_in_by_link_then_totp_and_lands_on_the_board(
                 raise
     await expect(page).to_have_url(f"{base}/staff")
     await expect(page.get_by_text(texts["questionnaire"])).to_have_count(0)
-    # The questionnaire's address leads back to the board.
+    # The questionnaire's address says it is for patients and leads back to the board.
     await page.goto(base + "/b/clinic")
+    await expect(heading).to_have_text(texts["for_patients"], timeout=15_000)
+    await page.get_by_role("link", name=texts["to_board"]).click()
     await expect(heading).to_have_text(texts["board"], timeout=15_000)
     await shoot(page, f"staff-counselor-board-{lang}-{name}")
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FAQ_RECEIVING_EMAIL } from './faqAnchors';
 import { isMobileCarrierAddress } from '../validation/carrierDomains';
-import { isValidEmail, normalizeEmail } from '../validation/email';
+import { emailFieldError, normalizeEmail } from '../validation/email';
 import { describedBy, EMAIL_INPUT, ErrorText } from '../components/FieldParts';
 
 interface EmailFormValues {
@@ -26,8 +26,9 @@ export interface EmailFormProps {
 }
 
 /**
- * One e-mail address field with the login rule ("Invalid email address.", docs/product.md "Validation rules and messages"),
- * validated on submit and again on every change after that.
+ * One e-mail address field with the login rule (docs/product.md "Validation rules and messages": an empty field asks
+ * for an address, anything else not an address is "Invalid email address."), validated on submit and again on every
+ * change after that.
  */
 export function EmailForm({ submitLabel, onSubmit, defaultEmail = '', carrierNotice = false, error = null, busy = false, children }: EmailFormProps) {
   const { t } = useTranslation(['common', 'routes', 'errors']);
@@ -62,11 +63,11 @@ export function EmailForm({ submitLabel, onSubmit, defaultEmail = '', carrierNot
         {...EMAIL_INPUT}
         aria-invalid={invalid}
         aria-describedby={describedBy(invalid && errorId, showCarrierNotice && carrierId)}
-        {...register('email', { validate: (value) => isValidEmail(value) || 'invalidEmail' })}
+        {...register('email', { validate: (value) => emailFieldError(value) ?? true })}
       />
       {invalid && (
         <p id={errorId} role="alert" className="error-text">
-          {t('errors:invalidEmail')}
+          {t(errors.email?.message === 'emailRequired' ? 'errors:emailRequired' : 'errors:invalidEmail')}
         </p>
       )}
       {showCarrierNotice && (

@@ -68,9 +68,18 @@ export function forgetEmailForSignIn(): void {
   }
 }
 
-/** POST /auth/confirm refused the link: used, expired, or opened with another address. */
-export function isLinkInvalid(error: unknown): boolean {
-  if (!(error instanceof FunctionsError) || error.code !== 'invalid-argument') return false;
+function refusalReason(error: unknown): unknown {
+  if (!(error instanceof FunctionsError) || error.code !== 'invalid-argument') return undefined;
   const { details } = error;
-  return typeof details === 'object' && details !== null && (details as { reason?: unknown }).reason === 'link-invalid';
+  return typeof details === 'object' && details !== null ? (details as { reason?: unknown }).reason : undefined;
+}
+
+/** POST /auth/confirm refused the link: used, expired, unknown, or spent by too many wrong addresses. */
+export function isLinkInvalid(error: unknown): boolean {
+  return refusalReason(error) === 'link-invalid';
+}
+
+/** POST /auth/confirm refused the address (not the one the link went to); the link still works. */
+export function isEmailMismatch(error: unknown): boolean {
+  return refusalReason(error) === 'email-mismatch';
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { rememberEmailForSignIn, type SignInEntry } from './emailLink';
 import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
@@ -33,15 +34,45 @@ export interface SignInLinkState {
   error: LinkRequestErrorKey | null;
 }
 
+/** The key of the page's history state that keeps where the last link went. */
+const SENT_TO_STATE = 'signInLinkSentTo';
+
+/** Where the last link went, from the page's history state (kept when the person goes to the FAQ and back). */
+function sentToOf(historyState: unknown): string | null {
+  if (typeof historyState !== 'object' || historyState === null) return null;
+  const sentTo = (historyState as Record<string, unknown>)[SENT_TO_STATE];
+  return typeof sentTo === 'string' && sentTo !== '' ? sentTo : null;
+}
+
+function withoutSentTo(historyState: unknown): Record<string, unknown> {
+  if (typeof historyState !== 'object' || historyState === null) return {};
+  return Object.fromEntries(Object.entries(historyState).filter(([key]) => key !== SENT_TO_STATE));
+}
+
 /**
  * Asks for sign-in links (`sendEmail-authLink`) in the interface's language for the given
  * clinic and service, and remembers the address on this device for the confirmation step.
  * A link request is made once (no automatic retry): a repeat would send another mail.
+ * Where the last link went is kept in the page's history entry too, so "check your inbox" and
+ * its address are still there after following a link (the FAQ) and coming Back.
  */
 export function useSignInLink(entry: SignInEntry) {
   const locale = useAppStore(selectLocale);
   const setLoginNotice = useAppStore((state) => state.setLoginNotice);
-  const [state, setState] = useState<SignInLinkState>({ sentTo: null, resent: false, busy: false, error: null });
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [state, setState] = useState<SignInLinkState>(() => ({
+    sentTo: sentToOf(location.state),
+    resent: false,
+    busy: false,
+    error: null,
+  }));
+
+  /** This page's history entry, with `sentTo` kept (or dropped when null). */
+  const keepInHistory = (sentTo: string | null) => {
+    const kept = withoutSentTo(location.state);
+    void navigate(location, { replace: true, state: sentTo === null ? kept : { ...kept, [SENT_TO_STATE]: sentTo } });
+  };
 
   const send = async (email: string) => {
     setState((previous) => ({ ...previous, busy: true, error: null }));
@@ -50,6 +81,7 @@ export function useSignInLink(entry: SignInEntry) {
       rememberEmailForSignIn(email, entry);
       setLoginNotice(null);
       setState((previous) => ({ sentTo: email, resent: previous.sentTo === email, busy: false, error: null }));
+      keepInHistory(email);
     } catch (error) {
       setState((previous) => ({ ...previous, busy: false, error: linkRequestErrorKey(error) }));
     }
@@ -65,6 +97,7 @@ export function useSignInLink(entry: SignInEntry) {
     /** Back to the address field (the last address stays remembered until a new link). */
     changeAddress: () => {
       setState({ sentTo: null, resent: false, busy: false, error: null });
+      keepInHistory(null);
     },
   };
 }

@@ -21,7 +21,7 @@ export interface StepScreenProps {
   /** The one-line purpose under the title. */
   lead: string;
   prefill?: Record<string, FormValue>;
-  /** Below the form, given the route of the next step (the clinic step's "continue without a code"). */
+  /** Below the form once consent is given, given the route of the next step (the clinic step's "continue without a code"). */
   after?: (next: string) => ReactNode;
 }
 
@@ -46,11 +46,14 @@ export function StepScreen({ stepId, lead, prefill, after }: StepScreenProps) {
             <StepProgress current={step.route} scope={intake.scope} locale={locale} />
             <div className="step-body">
               {given ? (
-                <StepForm key={`${intake.appointmentPath}:${step.id}`} step={step} intake={intake} {...(prefill ? { prefill } : {})} />
+                <>
+                  <StepForm key={`${intake.appointmentPath}:${step.id}`} step={step} intake={intake} {...(prefill ? { prefill } : {})} />
+                  {after?.(next)}
+                </>
               ) : (
+                // Alone until agreed: a way past the step here would only lead to the consent again.
                 <ConsentGate appointmentId={intake.appointmentId} version={consentVersion} locale={locale} onGiven={setConsented} />
               )}
-              {after?.(next)}
             </div>
             <SaveStatusLine />
             <p className="retention hint">{definitionMessage('retention', locale)}</p>

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeServer } from '../test/fakeServer';
+import { fakeServer, reply } from '../test/fakeServer';
 import { fakeSaves, seedAppointment } from '../test/intake';
 import { alice, renderApp } from '../test/renderApp';
 
@@ -67,10 +67,15 @@ describe('/b/clinic: the health care provider code', () => {
     await screen.findByRole('heading', { level: 1, name: 'Patient information' });
   });
 
-  it('offers it before consent too (the consent comes with the first answer)', async () => {
+  it('offers it only once consent is given, so the consent is shown once', async () => {
     view = renderApp('/b/clinic', { user: alice });
     seedAppointment({ consent: false });
-    expect(await screen.findByRole('button', { name: 'I agree and want to start answering' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Continue without a code' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Agree and start' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Continue without a code' })).toBeNull();
+
+    fakeServer({ '/functions/appointment-consent': () => reply({ consented: true }) });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Agree and start' }));
+    expect(await screen.findByRole('link', { name: 'Continue without a code' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Agree and start' })).toBeNull();
   });
 });

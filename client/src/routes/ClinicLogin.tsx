@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { Loading } from '../components/Loading';
-import { BackHomeLink, ScreenPlaceholder } from '../components/ScreenPlaceholder';
+import { BackHomeLink, Screen } from '../components/ScreenPlaceholder';
+import { EntryService } from '../auth/EntryService';
 import { entryFromQuery, SignInPanel } from '../auth/SignInPanel';
 import { useQueryLocale } from '../i18n/useQueryLocale';
 import { callFunction, FunctionsError } from '../realtime';
@@ -20,7 +21,7 @@ function nameOf(data: unknown): Partial<Record<string, string>> {
   return Object.fromEntries(Object.entries(name).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
-/** `/c/:clinicId` (query locale, serviceId): sign in to book with this clinic, named by clinic-read. */
+/** `/c/:clinicId` (query locale, serviceId): sign in to book with this clinic, named (once, in the title) by clinic-read. */
 export default function ClinicLogin() {
   useQueryLocale();
   const { t } = useTranslation(['common', 'routes', 'errors']);
@@ -46,6 +47,7 @@ export default function ClinicLogin() {
   }, [clinicId]);
 
   const loaded = lookup?.id === clinicId ? lookup : null;
+  const entry = entryFromQuery(search, clinicId);
   let content;
   if (loaded === null) {
     content = <Loading />;
@@ -57,13 +59,21 @@ export default function ClinicLogin() {
       </>
     );
   } else {
-    const name = loaded.status === 'found' ? (loaded.name[locale] ?? loaded.name.ja) : undefined;
     content = (
       <>
-        {name !== undefined && <p className="clinic-name">{t('routes:clinicLogin.bookingWith', { name })}</p>}
-        <SignInPanel entry={entryFromQuery(search, clinicId)} />
+        <EntryService entry={entry} />
+        <SignInPanel entry={entry} />
       </>
     );
   }
-  return <ScreenPlaceholder screen="clinicLogin">{content}</ScreenPlaceholder>;
+  // The clinic is named once, in the title (issue #15: it was named three times).
+  const name = loaded?.status === 'found' ? (loaded.name[locale] ?? loaded.name.ja) : undefined;
+  return (
+    <Screen
+      title={name === undefined ? t('routes:clinicLogin.title') : t('routes:clinicLogin.titleWith', { name })}
+      lead={loaded?.status === 'missing' ? undefined : t('routes:clinicLogin.description')}
+    >
+      {content}
+    </Screen>
+  );
 }

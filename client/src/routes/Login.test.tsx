@@ -39,6 +39,24 @@ describe('login screen: the e-mail rule', () => {
   });
 });
 
+describe('login screen: an empty field', () => {
+  it.each([
+    ['en', 'E-mail address', 'Send sign-in link', 'Enter your e-mail address.'],
+    ['ja', 'メールアドレス', 'ログイン用リンクを送信', 'メールアドレスを入力してください。'],
+  ] as const)('asks for an address (%s) instead of calling it invalid', async (locale, label, submit, message) => {
+    const server = fakeServer();
+    const user = await openLogin('/', locale);
+    await user.type(screen.getByLabelText(label), '   ');
+    await user.click(screen.getByRole('button', { name: submit }));
+    expect((await screen.findByRole('alert')).textContent).toBe(message);
+    expect(server.calls('sendEmail-authLink')).toEqual([]);
+
+    // Something typed that is not an address: the rule's own message.
+    await user.type(screen.getByLabelText(label), 'hanako');
+    expect((await screen.findByRole('alert')).textContent).not.toBe(message);
+  });
+});
+
 describe('login screen: asking for a link', () => {
   it('sends the address with the locale, clinicId and serviceId, then says to check the inbox', async () => {
     const server = fakeServer({ '/functions/sendEmail-authLink': () => reply({ sent: true }) });
@@ -134,6 +152,28 @@ describe('login screen: asking for a link', () => {
   });
 });
 
+describe('login screen: the FAQ and back', () => {
+  it('keeps "check your inbox" and its address when the person comes back from the FAQ', async () => {
+    fakeServer({ '/functions/sendEmail-authLink': () => reply({ sent: true }) });
+    const user = await openLogin('/?clinicId=demo-clinic', 'ja');
+    await user.type(screen.getByLabelText('メールアドレス'), 'hanako@example.com');
+    await user.click(screen.getByRole('button', { name: 'ログイン用リンクを送信' }));
+    await screen.findByRole('heading', { name: 'メールをご確認ください' });
+
+    await user.click(screen.getByRole('link', { name: 'メールが届かない場合' }));
+    await screen.findByRole('heading', { level: 1, name: 'よくあるご質問' });
+    await view?.router.navigate(-1);
+
+    await screen.findByRole('heading', { name: 'メールをご確認ください' });
+    expect(screen.getByRole('status').textContent).toContain('hanako@example.com');
+    expect(`${view?.router.state.location.pathname}${view?.router.state.location.search}`).toBe('/?clinicId=demo-clinic');
+
+    // "Use another address" still goes back to the field, the address ready to change.
+    await user.click(screen.getByRole('button', { name: '別のメールアドレスを使う' }));
+    expect(screen.getByLabelText<HTMLInputElement>('メールアドレス').value).toBe('hanako@example.com');
+  });
+});
+
 describe('login screen: mobile-carrier addresses', () => {
   it('warns about carrier addresses and links to the FAQ on receiving mail', async () => {
     fakeServer();
@@ -160,6 +200,21 @@ describe('login screen: mobile-carrier addresses', () => {
     );
     expect(view?.router.state.location.hash).toBe('#receiving-email');
   });
+
+  it.each([
+    ['ja', /当サービスのメールの送信元ドメイン（mail\.clinic\.example\.jp）/],
+    ['en', /the domain our e-mails are sent from \(mail\.clinic\.example\.jp\)/],
+  ] as const)('names the domain our mails come from (site-read) in the FAQ (%s), not the page host', async (locale, text) => {
+    fakeServer({ '/functions/site-read': () => reply({ mailSenderDomain: 'mail.clinic.example.jp' }) });
+    view = renderApp('/faq', { locale });
+    expect((await screen.findByText(text)).textContent).not.toContain(window.location.hostname);
+  });
+
+  it('still tells carrier users to allow PC e-mails when the domain cannot be read', async () => {
+    fakeServer();
+    view = renderApp('/faq');
+    expect((await screen.findByText(/allow e-mails from PC e-mail addresses/)).textContent).not.toMatch(/sent from|localhost/);
+  });
 });
 
 describe('clinic login screen', () => {
@@ -169,7 +224,9 @@ describe('clinic login screen', () => {
       '/functions/sendEmail-authLink': () => reply({ sent: true }),
     });
     const user = await openLogin('/c/demo-clinic?serviceId=pgt');
-    await screen.findByText('Booking with Demo Clinic');
+    await screen.findByRole('heading', { level: 1, name: 'Book with Demo Clinic' });
+    // Named once: the title only (it was in the title, the lead and a line of its own).
+    expect(screen.getAllByText(/Demo Clinic/)).toHaveLength(1);
     expect(server.calls('clinic-read')).toContainEqual({ id: 'demo-clinic' });
     await user.type(screen.getByLabelText('E-mail address'), 'hanako@example.com');
     await user.click(screen.getByRole('button', { name: 'Send sign-in link' }));
@@ -178,7 +235,27 @@ describe('clinic login screen', () => {
       { email: 'hanako@example.com', locale: 'en', clinicId: 'demo-clinic', serviceId: 'pgt' },
     ]);
     await user.click(within(screen.getByRole('group', { name: 'Language' })).getByRole('button', { name: '日本語' }));
-    await screen.findByText('デモクリニック でのご予約');
+    await screen.findByRole('heading', { level: 1, name: 'デモクリニックのご予約' });
+    expect(screen.getAllByText(/デモクリニック/)).toHaveLength(1);
+  });
+
+  it.each([
+    ['/pgt', 'en', 'Service: PGT results counseling', { id: 'pgt' }],
+    ['/prenatal', 'ja', 'サービス：出生前検査の遺伝カウンセリング', { id: 'prenatal' }],
+    ['/c/demo-clinic?serviceId=prenatal', 'en', 'Service: Prenatal testing counseling', { id: 'prenatal', clinicId: 'demo-clinic' }],
+  ] as const)('names the service of %s (%s)', async (path, locale, line, asked) => {
+    const server = fakeServer({
+      '/functions/clinic-read': () => reply(demoClinic),
+      '/functions/service-read': () =>
+        reply(
+          asked.id === 'pgt'
+            ? { id: 'pgt-post', name: { ja: '着床前検査(PGT)結果の遺伝カウンセリング', en: 'PGT results counseling' } }
+            : { id: 'prenatal-b2c', name: { ja: '出生前検査の遺伝カウンセリング', en: 'Prenatal testing counseling' } },
+        ),
+    });
+    view = renderApp(path, { locale });
+    await screen.findByText(line);
+    expect(server.calls('service-read')).toEqual([asked]);
   });
 
   it('says an unknown clinic was not found, without a form', async () => {

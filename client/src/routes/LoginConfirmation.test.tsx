@@ -97,6 +97,42 @@ describe('confirmation on another device', () => {
   });
 });
 
+describe('another address than the link\'s', () => {
+  const mismatch = () =>
+    refuse('INVALID_ARGUMENT', 400, 'This is not the address the link was sent to.', {
+      reason: 'email-mismatch',
+      fields: { email: 'This is not the address the link was sent to.' },
+    });
+
+  it.each([
+    ['en', 'E-mail address', 'Confirm and sign in', 'This is not the address the sign-in link was sent to.'],
+    ['ja', 'メールアドレス', '確認してログイン', 'ログイン用リンクの送信先と異なるメールアドレスです。'],
+  ] as const)('says the address did not match (%s) and lets the person correct it', async (locale, label, button, message) => {
+    let answers = 0;
+    server.on('/auth/confirm', () => (answers++ === 0 ? mismatch() : signedIn('hanako@example.com')));
+    view = renderApp(`/login-confirmation?token=${TOKEN}`, { locale });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(label), 'hanako@exmaple.com');
+    await user.click(screen.getByRole('button', { name: button }));
+
+    expect((await screen.findByText(message, { exact: false })).textContent).toContain(message);
+    const field = screen.getByLabelText<HTMLInputElement>(label);
+    expect(field.value).toBe('hanako@exmaple.com');
+    expect(screen.queryByText(/no longer valid|無効/)).toBeNull();
+
+    await user.clear(field);
+    await user.type(field, 'hanako@example.com');
+    await user.click(screen.getByRole('button', { name: button }));
+    await waitFor(() => {
+      expect(location()).toBe('/b/clinic');
+    });
+    expect(confirmations().map((request) => request.body)).toEqual([
+      { email: 'hanako@exmaple.com', token: TOKEN },
+      { email: 'hanako@example.com', token: TOKEN },
+    ]);
+  });
+});
+
 describe('a link that is no longer valid', () => {
   it('says so, clears the token from the address bar, and sends a new link to the same address', async () => {
     rememberEmailForSignIn('hanako@example.com', { clinicId: 'demo-clinic', serviceId: 'pgt' });

@@ -2,11 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { analytics } from '../analytics';
-import { emailForSignIn, forgetEmailForSignIn, isLinkInvalid, signInEntry } from '../auth/emailLink';
+import { emailForSignIn, forgetEmailForSignIn, isEmailMismatch, isLinkInvalid, signInEntry } from '../auth/emailLink';
 import { auth } from '../auth/session';
 import { CheckInbox } from '../auth/CheckInbox';
 import { EmailForm } from '../auth/EmailForm';
 import { nextPathAfterSignIn } from '../auth/RequireAuth';
+import { isStaff, STAFF_HOME } from '../auth/roles';
 import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
 import { useSignInLink } from '../auth/useSignInLink';
 import { errorMessageKey } from '../realtime';
@@ -14,16 +15,20 @@ import { ErrorText } from '../components/FieldParts';
 
 type Phase =
   | { kind: 'confirming' }
-  /** The link was opened where the address is not remembered: ask for it (docs/product.md "Messages people see"). */
-  | { kind: 'reenter' }
-  /** Used, expired, mismatched or missing link: start a new session (docs/product.md "The booking flow"). */
+  /**
+   * The link was opened where the address is not remembered: ask for it (docs/product.md "Messages people see");
+   * `mismatched` is the address the server just refused as not the link's (the link still works).
+   */
+  | { kind: 'reenter'; mismatched?: string }
+  /** Used, expired, spent or missing link: start a new session (docs/product.md "The booking flow"). */
   | { kind: 'invalid'; email: string | null }
   /** Anything else (offline, server error): the link may still work; try again. */
   | { kind: 'failed'; email: string; errorKey: ReturnType<typeof errorMessageKey> };
 
 /**
  * `/login-confirmation?token=...`: signs in with the link's token and the address remembered
- * on this device (or typed again), then continues to `?next=` or the first booking step. The
+ * on this device (or typed again), then continues to `?next=` or the first booking step (the
+ * board, for staff). The
  * token leaves the address bar (history.replaceState) once it has been used.
  */
 export default function LoginConfirmation() {
@@ -50,13 +55,16 @@ export default function LoginConfirmation() {
   /** POST /auth/confirm with the link's token; the phase must already be 'confirming'. */
   const signIn = (email: string, linkToken: string) =>
     auth.confirmEmailLink(email, linkToken).then(
-      () => {
+      (user) => {
         forgetEmailForSignIn();
         analytics.logLogin(window.location.hostname);
-        void navigate(nextPathAfterSignIn(search), { replace: true });
+        // Staff start on their board: the booking steps are for patients.
+        void navigate(nextPathAfterSignIn(search, isStaff(user) ? STAFF_HOME : undefined), { replace: true });
       },
       (error: unknown) => {
-        if (isLinkInvalid(error)) {
+        if (isEmailMismatch(error)) {
+          setPhase({ kind: 'reenter', mismatched: email });
+        } else if (isLinkInvalid(error)) {
           clearToken();
           setPhase({ kind: 'invalid', email });
         } else {
@@ -88,7 +96,12 @@ export default function LoginConfirmation() {
     );
   } else if (phase.kind === 'reenter') {
     content = (
-      <EmailForm submitLabel={t('routes:loginConfirmation.confirm')} onSubmit={confirm}>
+      <EmailForm
+        submitLabel={t('routes:loginConfirmation.confirm')}
+        onSubmit={confirm}
+        defaultEmail={phase.mismatched ?? ''}
+        error={phase.mismatched === undefined ? null : t('errors:emailMismatch')}
+      >
         <p className="hint">{t('routes:loginConfirmation.otherDevice')}</p>
         <p>{t('errors:reenterEmail')}</p>
       </EmailForm>

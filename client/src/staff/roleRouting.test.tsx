@@ -27,15 +27,19 @@ describe('a staff identity never lands in the questionnaire', () => {
     ['clinic_staff (today)', staffToday],
     ['clinic_admin', admin],
     ['counselor', counselorSato],
-  ] as const)('%s opening a booking step goes to the board', async (_, user) => {
-    view = renderApp('/b/clinic', { user });
-    await screen.findByRole('heading', { level: 1, name: 'Bookings board' });
-    expect(location()).toBe('/staff');
-    expect(screen.queryByText('Loading...')).toBeNull();
+  ] as const)('%s opening a booking step is told it is for patients, with the way to the board', async (_, user) => {
+    view = renderApp('/b/patient', { user });
+    await screen.findByRole('heading', { level: 1, name: 'This page is for patients' });
+    expect(location()).toBe('/b/patient');
+    expect(screen.getByRole('link', { name: 'Go to the bookings board' }).getAttribute('href')).toBe('/staff');
+    expect(screen.queryByRole('status')).toBeNull(); // no spinner waiting for an appointment staff cannot have
+    expect(server.requests.map((request) => request.url)).not.toContain('/functions/appointment-create');
   });
 
-  it('in Japanese too', async () => {
+  it('in Japanese too, and the link leads to the board', async () => {
     view = renderApp('/b/review', { user: staffToday, locale: 'ja' });
+    await screen.findByRole('heading', { level: 1, name: 'このページは患者さま向けです' });
+    await userEvent.setup().click(screen.getByRole('link', { name: '予約ボードへ' }));
     await screen.findByRole('heading', { level: 1, name: '予約ボード' });
     expect(location()).toBe('/staff');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailDomain, isValidEmail, normalizeEmail } from './email';
+import { emailDomain, emailFieldError, isValidEmail, normalizeEmail } from './email';
 
 describe('the login e-mail rule', () => {
   it.each(['hanako@example.com', 'a.b+tag@mail.example.co.jp', '  taro@example.jp  ', 'x@docomo.ne.jp'])(
@@ -26,5 +26,12 @@ describe('the login e-mail rule', () => {
     expect(normalizeEmail('  Hanako@Example.COM ')).toBe('Hanako@Example.COM');
     expect(emailDomain('Hanako@Example.COM')).toBe('example.com');
     expect(emailDomain('no-at-sign')).toBe('');
+  });
+
+  it('names what is wrong: an empty field asks for an address, anything else is not one', () => {
+    expect(emailFieldError('')).toBe('emailRequired');
+    expect(emailFieldError('  ')).toBe('emailRequired');
+    expect(emailFieldError('hanako')).toBe('invalidEmail');
+    expect(emailFieldError('hanako@example.com')).toBeNull();
   });
 });

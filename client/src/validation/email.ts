@@ -1,5 +1,6 @@
 /**
- * The login e-mail rule (docs/product.md "Validation rules and messages", "Invalid email address."). It accepts what the
+ * The login e-mail rule (docs/product.md "Validation rules and messages": "Enter your e-mail address." when empty,
+ * else "Invalid email address."). It accepts what the
  * server's sendEmail-authLink accepts (one "@", no spaces, a dotted domain, at most 254
  * characters after trimming) and a little less: no empty domain labels.
  */
@@ -15,6 +16,12 @@ export function normalizeEmail(value: string): string {
 export function isValidEmail(value: string): boolean {
   const email = normalizeEmail(value);
   return email.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(email);
+}
+
+/** The message key of the login field's error, null when the address is valid. */
+export function emailFieldError(value: string): 'emailRequired' | 'invalidEmail' | null {
+  if (normalizeEmail(value) === '') return 'emailRequired';
+  return isValidEmail(value) ? null : 'invalidEmail';
 }
 
 /** The domain part of an address, lower-cased ('' when there is none). */
