@@ -54,7 +54,7 @@ async def test_a_taken_slot_vanishes_then_book_and_cancel(
         await expect(a.get_by_role("link", name="Join the video session")).to_be_visible()
         await a.get_by_role("button", name="Cancel appointment").click()
         dialog = a.get_by_role("dialog")
-        await dialog.get_by_label("Reason for cancelling").fill("Schedule changed")
+        await dialog.get_by_label("Reason for canceling").fill("Schedule changed")
         await dialog.get_by_role("button", name="Cancel the appointment").click()
         await expect(a.get_by_text("Your appointment has been cancelled")).to_be_visible()
         await expect(a).to_have_url(re.compile(r"/(\?.*)?$"))

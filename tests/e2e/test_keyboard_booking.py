@@ -230,7 +230,7 @@ async def test_book_and_cancel_with_the_keyboard_alone(
         await expect(page.get_by_role("heading", level=1, name="Review and submit")).to_be_focused()
         assigned = (await someone.document())["counselorId"]
         await expect(page.get_by_text(COUNSELOR_NAMES[assigned], exact=True)).to_be_visible()
-        terms = page.get_by_role("checkbox", name="I agree to the Terms of Service")
+        terms = page.get_by_role("checkbox", name="I agree to the terms of service")
         await expect(terms).not_to_be_checked()
         await tab_to(page, terms)
         await page.keyboard.press("Space")
@@ -262,7 +262,7 @@ async def test_book_and_cancel_with_the_keyboard_alone(
             re.compile(r"^Your appointment will be cancelled and you will be signed out\.")
         )
         await expect(page.locator("#root")).to_have_attribute("inert", "")
-        reason = dialog.get_by_role("textbox", name="Reason for cancelling")
+        reason = dialog.get_by_role("textbox", name="Reason for canceling")
         do_cancel = dialog.get_by_role("button", name="Cancel the appointment", exact=True)
         keep = dialog.get_by_role("button", name="Keep my appointment", exact=True)
         await expect(reason).to_be_focused()

@@ -48,7 +48,7 @@ describe('consent first', () => {
     expect(screen.queryByRole('button', { name: 'Save and continue' })).toBeNull();
     expect(screen.queryByRole('textbox', { name: /Last name/ })).toBeNull();
 
-    await user.click(screen.getByRole('button', { name: 'I agree and want to start answering' }));
+    await user.click(screen.getByRole('button', { name: 'Agree and start answering' }));
     await screen.findByRole('button', { name: 'Save and continue' });
     expect(server.calls('appointment-consent')).toEqual([{ appointmentId: 'a1', version: CONSENT_VERSION }]);
     expect(send).not.toHaveBeenCalled();
@@ -58,7 +58,7 @@ describe('consent first', () => {
     open('/b/profile', 'ja');
     seedAppointment({ consent: false, locale: 'ja' });
     expect(await screen.findByRole('heading', { name: '健康・遺伝情報の取り扱いについて' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: '上記に同意して回答を始める' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '同意して回答を始める' })).toBeTruthy();
   });
 
   it('keeps the gate when the consent call fails, saying why', async () => {
@@ -66,7 +66,7 @@ describe('consent first', () => {
     server.on('/functions/appointment-consent', () => new Response(JSON.stringify({ error: { status: 'INVALID_ARGUMENT', message: 'x' } }), { status: 400 }));
     open('/b/profile');
     seedAppointment({ consent: false });
-    await user.click(await screen.findByRole('button', { name: 'I agree and want to start answering' }));
+    await user.click(await screen.findByRole('button', { name: 'Agree and start answering' }));
     expect((await screen.findByRole('alert')).textContent).toMatch(/not valid/);
     expect(screen.queryByRole('button', { name: 'Save and continue' })).toBeNull();
   });
@@ -221,7 +221,7 @@ describe('fields', () => {
   it('offers the patient roles of the service and a select with the options of the definition', async () => {
     open('/b/patient');
     seedAppointment({ category: 'pgt' });
-    const roles = await screen.findByRole('group', { name: 'Who is answering' });
+    const roles = await screen.findByRole('group', { name: 'Who is filling out this form?' });
     expect(within(roles).getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual([
       'Woman in infertility treatment',
       'Man in infertility treatment',
@@ -313,7 +313,7 @@ describe('fields', () => {
   it('leads a step that does not apply to the service on to the next one that does', async () => {
     open('/b/pregnancy-current');
     seedAppointment({ category: 'cancer' });
-    await heading('Requests and expectations');
+    await heading('Your questions and expectations');
     expect(location()).toBe('/b/expectations');
   });
 
@@ -329,7 +329,7 @@ describe('fields', () => {
       'Contact information',
       'Profile',
       'Family history',
-      'Requests and expectations',
+      'Your questions and expectations',
       'Choose a date and time',
       'Review and submit',
     ]);

@@ -27,9 +27,9 @@ describe('/b/clinic: the health care provider code', () => {
   });
 
   it.each([
-    ['ABCDE', 'Invalid code'],
-    ['AB1', 'Invalid code'],
-    ['ＡＢ１２', 'Invalid code'],
+    ['ABCDE', 'Please check the code: it has 4 letters or digits.'],
+    ['AB1', 'Please check the code: it has 4 letters or digits.'],
+    ['ＡＢ１２', 'Please check the code: it has 4 letters or digits.'],
   ])('refuses %j: "%s"', async (code, message) => {
     const send = fakeSaves();
     const user = userEvent.setup();
@@ -70,7 +70,7 @@ describe('/b/clinic: the health care provider code', () => {
   it('offers it before consent too (the consent comes with the first answer)', async () => {
     view = renderApp('/b/clinic', { user: alice });
     seedAppointment({ consent: false });
-    expect(await screen.findByRole('button', { name: 'I agree and want to start answering' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Agree and start answering' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Continue without a code' })).toBeTruthy();
   });
 });
