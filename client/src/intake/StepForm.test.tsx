@@ -223,8 +223,8 @@ describe('fields', () => {
     seedAppointment({ category: 'pgt' });
     const roles = await screen.findByRole('group', { name: 'Who is filling out this form?' });
     expect(within(roles).getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual([
-      'Woman in infertility treatment',
-      'Man in infertility treatment',
+      'Woman having fertility treatment',
+      'Man having fertility treatment',
       'Other',
     ]);
   });

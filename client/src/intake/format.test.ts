@@ -18,7 +18,7 @@ describe('answers for display', () => {
     expect(formatAnswer(country, 'JP', ja)).toBe('日本');
     const role = find('patient', 'patientRole');
     expect(formatAnswer(role, 10, en)).toBe('Expectant mother');
-    expect(formatAnswer(role, 0, { ...en, category: 'pgt' })).toBe('Woman in infertility treatment');
+    expect(formatAnswer(role, 0, { ...en, category: 'pgt' })).toBe('Woman having fertility treatment');
   });
 
   it('shows dates localized: long in English, short in Japanese', () => {
