@@ -56,7 +56,7 @@ async def test_a_taken_slot_vanishes_then_book_and_cancel(
         dialog = a.get_by_role("dialog")
         await dialog.get_by_label("Reason for canceling").fill("Schedule changed")
         await dialog.get_by_role("button", name="Cancel the appointment").click()
-        await expect(a.get_by_text("Your appointment has been cancelled")).to_be_visible()
+        await expect(a.get_by_text("Your appointment has been canceled")).to_be_visible()
         await expect(a).to_have_url(re.compile(r"/(\?.*)?$"))
         await a_context.close()
         await b_context.close()

@@ -259,7 +259,7 @@ async def test_book_and_cancel_with_the_keyboard_alone(
         await expect(dialog).to_be_visible()
         await expect(dialog).to_have_attribute("aria-modal", "true")
         await expect(dialog).to_have_accessible_description(
-            re.compile(r"^Your appointment will be cancelled and you will be signed out\.")
+            re.compile(r"^Your appointment will be canceled and you will be signed out\.")
         )
         await expect(page.locator("#root")).to_have_attribute("inert", "")
         reason = dialog.get_by_role("textbox", name="Reason for canceling")
@@ -286,6 +286,6 @@ async def test_book_and_cancel_with_the_keyboard_alone(
         await page.keyboard.type(CANCEL_REASON)
         await press(page, "Tab", do_cancel)
         await page.keyboard.press("Enter")
-        await expect(page.get_by_text("Your appointment has been cancelled")).to_be_visible()
+        await expect(page.get_by_text("Your appointment has been canceled")).to_be_visible()
         await expect(page).to_have_url(re.compile(r"/(\?.*)?$"))
         await context.close()
