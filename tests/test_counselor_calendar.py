@@ -95,7 +95,7 @@ async def test_a_counselor_subscribes_to_their_booked_times(base_url: str) -> No
         assert reply.status_code == 200
         assert reply.headers["content-type"] == "text/calendar; charset=utf-8"
         calendar = Calendar.from_ical(reply.content)
-        assert str(calendar["X-WR-CALNAME"]).startswith("遺伝カウンセリング 佐藤 花子")
+        assert str(calendar["X-WR-CALNAME"]).startswith("遺伝カウンセリング：佐藤 花子")
         assert "X-PUBLISHED-TTL:PT1H" in reply.text
         assert "REFRESH-INTERVAL;VALUE=DURATION:PT1H" in reply.text
         event = events_of(reply.content)[uid]
@@ -127,7 +127,7 @@ async def test_a_counselor_subscribes_to_their_booked_times(base_url: str) -> No
     assert "予約がキャンセルされました。" in cancel["text"]
     assert "取り消しされ" not in cancel["text"] + cancel["subject"]
     assert "理由: 体調不良のため" in cancel["text"]
-    assert "キャンセルの申し出: 予約者ご本人" in cancel["text"]
+    assert "キャンセルした方: 予約者ご本人" in cancel["text"]
     assert join_url in confirm["text"] and confirm["links"] == [join_url]
     assert join_url not in cancel["text"] and cancel["links"] == []
     sequences = counselor_sequences([confirm, cancel], uid)
@@ -140,7 +140,7 @@ async def test_a_counselor_subscribes_to_their_booked_times(base_url: str) -> No
     # The person's own mails: the invitation, then a cancellation without the link.
     theirs = await mails_about(base_url, someone.email, "")
     by_subject = {m["subject"]: m for m in theirs}
-    cancel_mail = next(m for s, m in by_subject.items() if "取り消しました" in s)
+    cancel_mail = next(m for s, m in by_subject.items() if "キャンセルを承りました" in s)
     assert join_url not in cancel_mail["text"] and cancel_mail["links"] == []
     assert join_url not in cancel_mail["attachments"][0]["content"]
     assert "理由: 体調不良のため" in cancel_mail["text"]
@@ -167,14 +167,14 @@ async def test_a_clinic_cancellation_tells_the_counselor_who_and_why(
     )
     # c-brown reads English.
     assert confirm["subject"].startswith("[Booking confirmed]")
-    assert cancel["subject"].startswith("[Booking cancelled]")
-    assert "Cancelled by: the clinic" in cancel["text"]
+    assert cancel["subject"].startswith("[Booking canceled]")
+    assert "Canceled by: the clinic" in cancel["text"]
     assert "Reason: Counselor ill" in cancel["text"]
     assert join_url not in cancel["text"] and cancel["links"] == []
     uid = f"{someone.appointment_id}@genecounsel"
     assert [m for m, _ in counselor_sequences([confirm, cancel], uid)] == ["REQUEST", "CANCEL"]
     clinic_mail = next(
-        m for m in await outbox(base_url, someone.email) if "医療機関の判断" in m["text"]
+        m for m in await outbox(base_url, someone.email) if "クリニックの判断" in m["text"]
     )
     assert join_url not in clinic_mail["text"] and clinic_mail["links"] == []
     assert join_url not in clinic_mail["attachments"][0]["content"]

@@ -96,7 +96,7 @@ describe('every route of docs/product.md', () => {
     ['/b/pregnancy-current', 'Current pregnancy'],
     ['/b/pregnancy-history', 'Pregnancy history'],
     ['/b/prenatal-testing', 'Prenatal testing'],
-    ['/b/expectations', 'Requests and expectations'],
+    ['/b/expectations', 'Your questions and expectations'],
     ['/b/appointment', 'Choose a date and time'],
     ['/b/review', 'Review and submit'],
     ['/b/checkout', 'Checkout'],

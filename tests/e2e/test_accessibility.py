@@ -29,7 +29,7 @@ BLOCKING = ("serious", "critical")
 KNOWN_ELSEWHERE: list[tuple[str, str, str]] = []
 
 LOADING = {"ja": "読み込み中…", "en": "Loading…"}
-AGREE = {"en": "Agree and start", "ja": "同意して回答を始める"}
+AGREE = {"en": "Agree and start answering", "ja": "同意して回答を始める"}
 SAVE = {"en": "Save and continue", "ja": "保存して次へ"}
 OFFLINE = {"en": "No internet connection", "ja": "インターネットに接続されていません"}
 RETRY = {"en": "Retry", "ja": "再試行"}
@@ -379,7 +379,7 @@ async def test_sign_in_and_a_questionnaire_step_with_the_keyboard_alone(
     await expect(page).to_have_url(re.compile(r"/b/patient$"))
     await settle(page, lang)
 
-    # The first radio of "Who is answering": Tab reaches the group, Space chooses.
+    # The first radio of "Who is filling out this form?": Tab reaches the group, Space chooses.
     await tab_until(page, "el.matches('input[type=radio]')")
     await page.keyboard.press("Space")
     assert await page.evaluate("() => document.activeElement.checked") is True

@@ -18,10 +18,10 @@ from tests.support.server import ROOT, ServerProcess
 DEFINITION = json.loads((ROOT / "realtime" / "intake" / "definition.json").read_text())
 LABELS = {f["path"]: f for s in DEFINITION["steps"] for f in s["fields"]}
 SAVE = {"en": "Save and continue", "ja": "保存して次へ"}
-AGREE = {"en": "Agree and start", "ja": "同意して回答を始める"}
+AGREE = {"en": "Agree and start answering", "ja": "同意して回答を始める"}
 ADD_REPORT = {"en": "Add report", "ja": "レポートを追加"}
 ENTRY = {"en": "Entry 1", "ja": "1件目"}
-TERMS = {"en": "I agree to the Terms of Service", "ja": "利用規約に同意します"}
+TERMS = {"en": "I agree to the terms of service", "ja": "利用規約に同意します"}
 CONTINUE = {"en": "Continue to choose a date and time", "ja": "日時の選択へ進む"}
 MISSING = {"en": "Some information is missing.", "ja": "未入力の項目があります。"}
 TEXTS = {

@@ -48,7 +48,7 @@ describe('consent first', () => {
     expect(screen.queryByRole('button', { name: 'Save and continue' })).toBeNull();
     expect(screen.queryByRole('textbox', { name: /Last name/ })).toBeNull();
 
-    await user.click(screen.getByRole('button', { name: 'Agree and start' }));
+    await user.click(screen.getByRole('button', { name: 'Agree and start answering' }));
     await screen.findByRole('button', { name: 'Save and continue' });
     expect(server.calls('appointment-consent')).toEqual([{ appointmentId: 'a1', version: CONSENT_VERSION }]);
     expect(send).not.toHaveBeenCalled();
@@ -66,7 +66,7 @@ describe('consent first', () => {
     server.on('/functions/appointment-consent', () => new Response(JSON.stringify({ error: { status: 'INVALID_ARGUMENT', message: 'x' } }), { status: 400 }));
     open('/b/profile');
     seedAppointment({ consent: false });
-    await user.click(await screen.findByRole('button', { name: 'Agree and start' }));
+    await user.click(await screen.findByRole('button', { name: 'Agree and start answering' }));
     expect((await screen.findByRole('alert')).textContent).toMatch(/not valid/);
     expect(screen.queryByRole('button', { name: 'Save and continue' })).toBeNull();
   });
@@ -256,10 +256,10 @@ describe('fields', () => {
   it('offers the patient roles of the service and a select with the options of the definition', async () => {
     open('/b/patient');
     seedAppointment({ category: 'pgt' });
-    const roles = await screen.findByRole('group', { name: 'Who is answering' });
+    const roles = await screen.findByRole('group', { name: 'Who is filling out this form?' });
     expect(within(roles).getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual([
-      'Woman in infertility treatment',
-      'Man in infertility treatment',
+      'Woman having fertility treatment',
+      'Man having fertility treatment',
       'Other',
     ]);
   });
@@ -348,7 +348,7 @@ describe('fields', () => {
   it('leads a step that does not apply to the service on to the next one that does', async () => {
     open('/b/pregnancy-current');
     seedAppointment({ category: 'cancer' });
-    await heading('Requests and expectations');
+    await heading('Your questions and expectations');
     expect(location()).toBe('/b/expectations');
   });
 
@@ -364,7 +364,7 @@ describe('fields', () => {
       'Contact information',
       'Profile',
       'Family history',
-      'Requests and expectations',
+      'Your questions and expectations',
       'Choose a date and time',
       'Review and submit',
     ]);

@@ -18,7 +18,7 @@ describe('answers for display', () => {
     expect(formatAnswer(country, 'JP', ja)).toBe('日本');
     const role = find('patient', 'patientRole');
     expect(formatAnswer(role, 10, en)).toBe('Expectant mother');
-    expect(formatAnswer(role, 0, { ...en, category: 'pgt' })).toBe('Woman in infertility treatment');
+    expect(formatAnswer(role, 0, { ...en, category: 'pgt' })).toBe('Woman having fertility treatment');
   });
 
   it('shows dates localized: long in English, short in Japanese', () => {
@@ -30,8 +30,8 @@ describe('answers for display', () => {
   it('joins lists and adds the other text to "Other"', () => {
     const expectations = find('expectations', 'intake.requests.expectations');
     const other = { field: find('expectations', 'intake.requests.expectationsOther'), value: 'Talk to my mother' };
-    expect(formatAnswer(expectations, [1, 'other'], en, other)).toBe('Deepen my understanding, Other (Talk to my mother)');
-    expect(formatAnswer(expectations, [1, 2], ja)).toBe('理解を深めたい、もっと情報がほしい');
+    expect(formatAnswer(expectations, [1, 'other'], en, other)).toBe('Understand my situation better, Other (Talk to my mother)');
+    expect(formatAnswer(expectations, [1, 2], ja)).toBe('状況をよく理解したい、詳しい情報を知りたい');
     const registrant = find('contact', 'intake.contactInfo.registrant');
     expect(formatAnswer(registrant, 'other', en, { field: find('contact', 'intake.contactInfo.registrantOther'), value: 'Sister' })).toBe(
       'Other (Sister)',
@@ -78,7 +78,7 @@ describe('messages of problems', () => {
     const code = find('clinic', 'intake.healthCareProvider.code');
     expect(issueMessage('required', code, 'en', '2025-03-05')).toBe('*Required');
     expect(issueMessage('required', code, 'ja', '2025-03-05')).toBe('*必須です');
-    expect(issueMessage('providerCode', code, 'en', '2025-03-05')).toBe('Invalid code');
+    expect(issueMessage('providerCode', code, 'en', '2025-03-05')).toBe('Please check the code: it has 4 letters or digits.');
     expect(issueMessage('tooLong', code, 'en', '2025-03-05')).toBe('Use at most 4 characters.');
     const births = find('pregnancy-history', 'intake.pregnancyHistory.numBirths');
     expect(issueMessage('numberRange', births, 'en', '2025-03-05')).toBe('Enter a number from 0 to 30.');

@@ -100,7 +100,7 @@ describe('rule providerCode: 4 half-width letters or digits, case kept', () => {
     expect(ruleAccepts('providerCode', value)).toBe(accepted);
   });
 
-  it('says "Invalid code" for a 5-character code (rule before length)', () => {
+  it('says "Please check the code: it has 4 letters or digits." for a 5-character code (rule before length)', () => {
     expect(checkValue(field('clinic', 'intake.healthCareProvider.code'), 'ABCDE', context)).toBe('providerCode');
     expect(checkValue(field('clinic', 'intake.healthCareProvider.code'), 'abcd', context)).toBeNull();
   });

@@ -7,7 +7,7 @@
  * choose (conditions.ts resolveField); a phone rule reads the country in the same answers.
  *
  * Order of the checks of a text: rule first, then maxLength (a 5-character provider code is
- * "Invalid code"). A value made only of whitespace never satisfies a rule, and counts as no
+ * refused by the code rule, not by tooLong). A value made only of whitespace never satisfies a rule, and counts as no
  * answer (so a required field says "*Required").
  */
 import { isFieldRequired, isFieldVisible, resolveField, scopeOf, type Scope } from './conditions';

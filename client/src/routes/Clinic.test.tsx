@@ -27,9 +27,9 @@ describe('/b/clinic: the health care provider code', () => {
   });
 
   it.each([
-    ['ABCDE', 'Invalid code'],
-    ['AB1', 'Invalid code'],
-    ['ＡＢ１２', 'Invalid code'],
+    ['ABCDE', 'Please check the code: it has 4 letters or digits.'],
+    ['AB1', 'Please check the code: it has 4 letters or digits.'],
+    ['ＡＢ１２', 'Please check the code: it has 4 letters or digits.'],
   ])('refuses %j: "%s"', async (code, message) => {
     const send = fakeSaves();
     const user = userEvent.setup();
@@ -70,12 +70,12 @@ describe('/b/clinic: the health care provider code', () => {
   it('offers it only once consent is given, so the consent is shown once', async () => {
     view = renderApp('/b/clinic', { user: alice });
     seedAppointment({ consent: false });
-    expect(await screen.findByRole('button', { name: 'Agree and start' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Agree and start answering' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Continue without a code' })).toBeNull();
 
     fakeServer({ '/functions/appointment-consent': () => reply({ consented: true }) });
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Agree and start' }));
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Agree and start answering' }));
     expect(await screen.findByRole('link', { name: 'Continue without a code' })).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Agree and start' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Agree and start answering' })).toBeNull();
   });
 });

@@ -66,7 +66,7 @@ describe('/b/confirmed: cancelling', () => {
     const dialog = screen.getByRole('dialog', { name: 'Cancel your appointment' });
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     expect(dialog.getAttribute('aria-describedby')).not.toBeNull();
-    const reason = within(dialog).getByRole('textbox', { name: 'Reason for cancelling' });
+    const reason = within(dialog).getByRole('textbox', { name: 'Reason for canceling' });
     expect(document.activeElement).toBe(reason);
     // The page behind is out of reach (hidden from assistive technology too).
     expect(screen.queryByRole('heading', { level: 1 })).toBeNull();
@@ -96,11 +96,11 @@ describe('/b/confirmed: cancelling', () => {
     await user.click(screen.getByRole('button', { name: 'Cancel appointment' }));
     const dialog = screen.getByRole('dialog', { name: 'Cancel your appointment' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel the appointment' }));
-    const required = await within(dialog).findByText('Please tell us why you are cancelling.');
+    const required = await within(dialog).findByText('Please tell us why you are canceling.');
     expect(required.getAttribute('role')).toBe('alert');
     expect(server.calls('appointment-cancel')).toEqual([]);
 
-    await user.type(within(dialog).getByRole('textbox', { name: 'Reason for cancelling' }), 'My schedule changed');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Reason for canceling' }), 'My schedule changed');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel the appointment' }));
     const failure = await within(dialog).findByText(
       'An error occurred while canceling your appointment. Please try again or contact us.',
@@ -113,7 +113,7 @@ describe('/b/confirmed: cancelling', () => {
     await screen.findByRole('heading', { level: 1, name: 'Sign in' }, { timeout: 5000 });
     expect(
       screen.getByText(
-        'Your appointment has been cancelled and you have been signed out. A confirmation e-mail is on its way.',
+        'Your appointment has been canceled and you have been signed out. A confirmation e-mail is on its way.',
       ).getAttribute('role'),
     ).toBe('alert');
     expect(server.calls('appointment-cancel')).toEqual([

@@ -115,7 +115,7 @@ describe('contact form', () => {
     await user.type(field('お問い合わせ内容'), 'こんにちは');
     await user.click(screen.getByRole('button', { name: '送信する' }));
     const alerts = await screen.findAllByRole('alert');
-    expect(alerts.map((a) => a.textContent)).toEqual(['使用できない文字(制御文字や、1行の欄では改行)が含まれています。']);
+    expect(alerts.map((a) => a.textContent)).toEqual(['使用できない文字（制御文字、または1行の欄での改行）が含まれています。']);
     expect(document.activeElement).toBe(field('お名前'));
   });
 

@@ -78,7 +78,7 @@ describe('downloads', () => {
       },
     });
     view = renderApp('/downloads/demo-clinic/brochure/en');
-    expect((await screen.findByRole('alert')).textContent).toBe('An internal error occurred. Please try again later.');
+    expect((await screen.findByRole('alert')).textContent).toBe('Something went wrong on our side. Please try again later.');
     screen.getByRole('button', { name: 'Try again' }).click();
     await screen.findByRole('heading', { level: 2, name: 'consent-form.txt' });
   });

@@ -139,7 +139,7 @@ describe('a link that is no longer valid', () => {
     server.on('/auth/confirm', linkInvalid);
     view = renderApp(`/login-confirmation?token=${TOKEN}&next=%2Fb%2Freview`, { locale: 'ja' });
 
-    await screen.findByText('この認証リンクは無効になりました。新しくセッションを開始してください。');
+    await screen.findByText('このログイン用リンクは使用できなくなりました。ログイン画面でもう一度メールアドレスを入力し、新しいリンクを受け取ってください。');
     expect(location()).toBe('/login-confirmation?next=%2Fb%2Freview');
     const resend = screen.getByRole('button', { name: '新しいリンクを送信' });
     expect(screen.getAllByRole('button').filter((b) => b.closest('main'))).toEqual([resend]);
@@ -159,7 +159,7 @@ describe('a link that is no longer valid', () => {
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('E-mail address'), 'hanako@example.com');
     await user.click(screen.getByRole('button', { name: 'Confirm and sign in' }));
-    await screen.findByText('This authentication link is no longer valid. Please start a new session.');
+    await screen.findByText('This sign-in link can no longer be used. Please ask for a new link on the sign-in page.');
     await user.click(screen.getByRole('button', { name: 'Send a new link' }));
     await screen.findByRole('heading', { name: 'Check your inbox' });
     expect(server.calls('sendEmail-authLink')).toEqual([{ email: 'hanako@example.com', locale: 'en' }]);
@@ -167,7 +167,7 @@ describe('a link that is no longer valid', () => {
 
   it('offers the way back to login when the address is not known (no token at all)', async () => {
     view = renderApp('/login-confirmation');
-    await screen.findByText('This authentication link is no longer valid. Please start a new session.');
+    await screen.findByText('This sign-in link can no longer be used. Please ask for a new link on the sign-in page.');
     expect(screen.getByRole('link', { name: 'Back to sign-in' }).getAttribute('href')).toBe('/');
     expect(confirmations()).toEqual([]);
   });

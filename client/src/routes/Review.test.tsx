@@ -38,7 +38,7 @@ describe('/b/review', () => {
     expect(family.getByText("Woman's side")).toBeTruthy();
     expect(family.getByText('Father')).toBeTruthy();
     expect(family.getByText('Down syndrome (Q90), Other (Marfan, Fabry)')).toBeTruthy();
-    expect(within(section('Requests and expectations')).getByText('Deepen my understanding, Get more information')).toBeTruthy();
+    expect(within(section('Your questions and expectations')).getByText('Understand my situation better, Get more information')).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Current pregnancy' })).toBeNull();
     const edit = contact.getByRole('link', { name: 'Edit Contact information' });
     expect(edit.textContent).toBe('Edit');
@@ -91,12 +91,12 @@ describe('/b/review', () => {
     expect(button.getAttribute('aria-disabled')).toBe('true');
     await user.click(button);
     const message = await screen.findByText(
-      'To proceed with booking your appointment, please review and agree to the Terms of Service.',
+      'To continue with your booking, please read and agree to the terms of service.',
     );
     expect(message.getAttribute('role')).toBe('alert');
-    const terms = screen.getByRole('checkbox', { name: 'I agree to the Terms of Service' });
+    const terms = screen.getByRole('checkbox', { name: 'I agree to the terms of service' });
     expect(document.activeElement).toBe(terms);
-    expect(screen.getByRole('link', { name: 'Read the Terms of Service' }).getAttribute('href')).toBe('/terms');
+    expect(screen.getByRole('link', { name: 'Read the terms of service' }).getAttribute('href')).toBe('/terms');
 
     await user.click(terms);
     expect(send).toHaveBeenCalledWith('appointments/a1', { agreedToTerms: true });
@@ -104,7 +104,7 @@ describe('/b/review', () => {
       expect(button.getAttribute('aria-disabled')).toBe('false');
     });
     expect((terms as HTMLInputElement).checked).toBe(true);
-    expect(screen.queryByText(/please review and agree to the Terms of Service/)).toBeNull();
+    expect(screen.queryByText(/please read and agree to the terms of service/)).toBeNull();
     await user.click(button);
     await screen.findByRole('heading', { level: 1, name: 'Choose a date and time' }, { timeout: 5000 });
   });

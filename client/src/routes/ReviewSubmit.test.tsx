@@ -91,7 +91,7 @@ describe('/b/review: submitting with a held time', () => {
     expect(submit.getAttribute('aria-disabled')).toBe('true');
     await user.click(submit);
     expect(
-      await screen.findByText('To proceed with booking your appointment, please review and agree to the Terms of Service.'),
+      await screen.findByText('To continue with your booking, please read and agree to the terms of service.'),
     ).toBeTruthy();
     expect(server.calls('appointment-updateStatus')).toEqual([]);
   });
@@ -118,10 +118,10 @@ describe('/b/review: submitting with a held time', () => {
     seedBooking({ intake: completeIntake, fields: held(T0 + minutes(10)) });
     await user.click(await screen.findByRole('button', { name: 'Confirm booking' }));
     const message = await screen.findByText(
-      'To proceed with booking your appointment, please review and agree to the Terms of Service.',
+      'To continue with your booking, please read and agree to the terms of service.',
     );
     expect(message.getAttribute('role')).toBe('alert');
-    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'I agree to the Terms of Service' }));
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'I agree to the terms of service' }));
   });
 
   it('sends the person back to the calendar when the hold expired on the server (ABORTED)', async () => {

@@ -127,8 +127,8 @@ describe('/staff: the bookings board', () => {
       BOOKINGS,
       windowOf([...first.filter((b) => b.appointmentId !== 'a-tanaka'), bookingRow('a-tanaka', { counselorId: 'c-tanaka', time: '13:30', status: 'cancelled' }), bookingRow('a-new', { time: '15:00', counselorId: 'c-tanaka' })]),
     );
-    expect(announcer.textContent).toBe('Booking cancelled: Service cancer-b2b, Monday, March 3, 2025 13:30, Counselor c-tanaka.');
-    expect(within(dayNamed(/March 3, 2025/)).getAllByText('Cancelled')).toHaveLength(1);
+    expect(announcer.textContent).toBe('Booking canceled: Service cancer-b2b, Monday, March 3, 2025 13:30, Counselor c-tanaka.');
+    expect(within(dayNamed(/March 3, 2025/)).getAllByText('Canceled')).toHaveLength(1);
 
     // The highlight fades after a while.
     act(() => {
@@ -165,7 +165,7 @@ describe('/staff: the bookings board', () => {
     expect(screen.queryByRole('region', { name: /April 1, 2025/ })).toBeNull();
     // Cancelled in place: modified, announced.
     changes('2025-03-03', 5, { type: 'modified', appointmentId: 'a-tanaka', doc: bookingRow('a-tanaka', { counselorId: 'c-tanaka', time: '13:30', status: 'cancelled' }) });
-    expect(announcer.textContent).toBe('Booking cancelled: Service cancer-b2b, Monday, March 3, 2025 13:30, Counselor c-tanaka.');
+    expect(announcer.textContent).toBe('Booking canceled: Service cancer-b2b, Monday, March 3, 2025 13:30, Counselor c-tanaka.');
   });
 
   it('shows who is online and on which step, in Japanese', async () => {

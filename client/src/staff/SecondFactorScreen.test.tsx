@@ -124,7 +124,7 @@ describe('/staff/second-factor: enrolment', () => {
     await user.type(screen.getByLabelText('Code'), '000111');
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
     // Not before the person says the recovery codes are saved.
-    expect((await screen.findByRole('alert')).textContent).toBe('Save your recovery codes first, then tick this box.');
+    expect((await screen.findByRole('alert')).textContent).toBe('Save your recovery codes first, then check this box.');
     expect(totpRequests()).toEqual([]);
     await user.click(screen.getByLabelText('I have saved my recovery codes somewhere safe'));
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
@@ -142,7 +142,7 @@ describe('/staff/second-factor: enrolment', () => {
     await screen.findByRole('alert');
     expect(screen.queryByLabelText('Code')).toBeNull();
     fail = false;
-    await user.click(screen.getByRole('button', { name: 'Try the set-up again' }));
+    await user.click(screen.getByRole('button', { name: 'Try the setup again' }));
     await waitFor(() => {
       expect(screen.getByText(URI)).toBeTruthy();
     });
