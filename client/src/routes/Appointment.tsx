@@ -31,7 +31,9 @@ import {
   pregnancyWindow,
   readRange,
 } from '../booking/calendar';
-import { formatDay, timeZoneName } from '../booking/format';
+import { browserZone, formatPrice, fullDay, genericZoneName, timeZoneName, whenOf, zonesDiffer } from '../booking/format';
+import { priceOf } from '../booking/payment';
+import { useWhen } from '../booking/useWhen';
 import { holdRefusal, liveHold, type HoldRefusal } from '../booking/hold';
 import { liveMonths, useMonthDocument, vacanciesPath, type LiveMonthsState } from '../booking/liveMonths';
 import { ANY_COUNSELOR, findSlot, instantOf, slotsByDay, zonedMoment, type PlacedSlot } from '../booking/slots';
@@ -129,6 +131,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
   const service = useAppStore(selectService);
   const navigate = useNavigate();
   const nameOf = useCounselorName(locale);
+  const whenText = useWhen(locale);
   const serviceData = service?.exists ? (service.data ?? {}) : {};
   const clinicId = typeof document.clinicId === 'string' ? document.clinicId : '';
   const serviceId = typeof serviceData.id === 'string' ? serviceData.id : typeof document.serviceId === 'string' ? document.serviceId : '';
@@ -292,6 +295,10 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
   const noneThisMonth = !loadingMonth && shownSlots !== null && shownSlots.length === 0;
   const noneAtAll = firstRead.status === 'done' && firstDay === null;
   const zoneName = timeZoneName(timeZone, locale);
+  // The person's own zone, named once above the calendar when it reads the clinic's clock differently.
+  const ownZone = zonesDiffer(timeZone) ? genericZoneName(browserZone(), locale) : null;
+  const price = priceOf(serviceData);
+  const minutes = typeof serviceData.sessionMinutes === 'number' ? serviceData.sessionMinutes : null;
   const dateError = formState.errors.date ? t('booking:choose.dateRequired') : null;
   const timeError = formState.errors.time ? t('booking:choose.timeRequired') : null;
 
@@ -299,12 +306,22 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     <>
       <StepProgress current={APPOINTMENT_ROUTE} scope={scope} locale={locale} />
       {held && (
-        <p className="notice booking-held" role="status">
-          {t('booking:choose.currentHold', { date: formatDay(held.date, locale), time: held.time })}{' '}
+        <p className="booking-held" role="status">
+          {t('booking:choose.currentHold', { when: whenText(held.date, held.time, held.timeZone) })}{' '}
           <Link to={REVIEW_ROUTE}>{t('booking:choose.toReview')}</Link>
         </p>
       )}
-      <p className="hint booking-zone">{t('booking:choose.timeZoneNote', { zone: zoneName })}</p>
+      {minutes !== null && (
+        <p className="booking-offer">
+          {price === null
+            ? t('booking:choose.offerLength', { minutes })
+            : t('booking:choose.offer', { minutes, price: formatPrice(price, locale) })}
+        </p>
+      )}
+      <p className="hint booking-zone">
+        {t('booking:choose.timeZoneNote', { zone: zoneName })}
+        {ownZone !== null && <> {t('booking:choose.yourZoneNote', { zone: ownZone })}</>}
+      </p>
       {window && (
         <p className="hint booking-window">
           {t('booking:choose.windowNote', {
@@ -324,81 +341,95 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
         }}
       >
         <input type="hidden" {...register('date', { required: true })} />
-        <section className="booking-step" aria-labelledby="booking-date-heading">
-          <h2 id="booking-date-heading" className="visually-hidden">
-            {t('booking:choose.dateHeading')}
-          </h2>
-          <div ref={calendarRef}>
-            <BookingCalendar
-              month={shownMonth ?? range.first}
-              range={range}
-              onMonthChange={(next) => {
-                setMonth(next);
-              }}
-              days={{ today, byDay: shownByDay, window, loading: loadingMonth }}
-              selected={date}
-              onSelect={pickDay}
-              locale={locale}
-            />
-          </div>
-          {shown.error !== undefined && <ErrorText>{t(`errors:${shown.error}`)}</ErrorText>}
-          {noneAtAll ? (
-            <p role="status" className="notice booking-none">
-              {t('booking:calendar.noneAtAll')} <Link to="/contact">{t('booking:contactUs')}</Link>
-            </p>
-          ) : (
-            noneThisMonth && (
+        {/* The calendar and the day's times: side by side where the screen is wide. */}
+        <div className="booking-when">
+          <section className="booking-step" aria-labelledby="booking-date-heading">
+            <h2 id="booking-date-heading" className="visually-hidden">
+              {t('booking:choose.dateHeading')}
+            </h2>
+            <div ref={calendarRef}>
+              <BookingCalendar
+                month={shownMonth ?? range.first}
+                range={range}
+                onMonthChange={(next) => {
+                  setMonth(next);
+                }}
+                days={{ today, byDay: shownByDay, window, loading: loadingMonth }}
+                selected={date}
+                onSelect={pickDay}
+                locale={locale}
+              />
+            </div>
+            {shown.error !== undefined && <ErrorText>{t(`errors:${shown.error}`)}</ErrorText>}
+            {noneAtAll ? (
               <p role="status" className="notice booking-none">
-                {t('booking:calendar.noneThisMonth')}
+                {t('booking:calendar.noneAtAll')} <Link to="/contact">{t('booking:contactUs')}</Link>
               </p>
-            )
-          )}
-          {firstRead.status === 'failed' && <ErrorText>{t('booking:calendar.readFailed')}</ErrorText>}
-          {dateError !== null && <ErrorText>{dateError}</ErrorText>}
-        </section>
-
-        {date !== '' && (
-          <fieldset ref={timesRef} className="field choice-group booking-times" aria-describedby={timeError ? 'booking-time-error' : undefined}>
-            <legend>{t('booking:choose.timeLegend', { date: formatDay(date, locale) })}</legend>
-            {dayTimes === null ? (
-              <Loading />
-            ) : dayTimes.length === 0 ? (
-              <p className="hint">{t('booking:choose.noTimesThatDay')}</p>
             ) : (
-              <div className="choices booking-time-choices">
-                {dayTimes.map((slot) => {
-                  const id = `booking-time-${String(slot.at)}`;
-                  return (
-                    <label key={slot.at} className="choice" htmlFor={id}>
-                      <input
-                        id={id}
-                        type="radio"
-                        value={String(slot.at)}
-                        {...register('time', {
-                          required: true,
-                          onChange: () => {
-                            setTaken(null);
-                            setHoldError(null);
-                            const next = findSlot(dayTimes, slot.at);
-                            if (next && counselorId !== ANY_COUNSELOR && !next.counselorIds.includes(counselorId)) {
-                              setValue('counselorId', ANY_COUNSELOR);
-                            }
-                          },
-                        })}
-                      />
-                      <span>{slot.time}</span>
-                    </label>
-                  );
-                })}
-              </div>
+              noneThisMonth && (
+                <p role="status" className="notice booking-none">
+                  {t('booking:calendar.noneThisMonth')}
+                </p>
+              )
             )}
-            {timeError !== null && (
-              <p id="booking-time-error" role="alert" className="error-text">
-                {timeError}
-              </p>
-            )}
-          </fieldset>
-        )}
+            {firstRead.status === 'failed' && <ErrorText>{t('booking:calendar.readFailed')}</ErrorText>}
+            {dateError !== null && <ErrorText>{dateError}</ErrorText>}
+          </section>
+
+          {date === '' ? (
+            <p className="hint booking-times-placeholder">{t('booking:choose.pickDayFirst')}</p>
+          ) : (
+            <fieldset ref={timesRef} className="field choice-group booking-times" aria-describedby={timeError ? 'booking-time-error' : undefined}>
+              <legend>{t('booking:choose.timeLegend', { date: fullDay(date, locale), zone: zoneName })}</legend>
+              {dayTimes === null ? (
+                <Loading />
+              ) : dayTimes.length === 0 ? (
+                <p className="hint">{t('booking:choose.noTimesThatDay')}</p>
+              ) : (
+                <div className="choices booking-time-choices">
+                  {dayTimes.map((slot) => {
+                    const id = `booking-time-${String(slot.at)}`;
+                    // The radio is named by the clinic's time; the person's own is its description
+                    // (hidden from the name, read as the description).
+                    const yours = whenOf(slot.date, slot.time, timeZone, locale).personShort;
+                    return (
+                      <label key={slot.at} className="choice" htmlFor={id}>
+                        <input
+                          id={id}
+                          type="radio"
+                          value={String(slot.at)}
+                          aria-describedby={yours === null ? undefined : `${id}-yours`}
+                          {...register('time', {
+                            required: true,
+                            onChange: () => {
+                              setTaken(null);
+                              setHoldError(null);
+                              const next = findSlot(dayTimes, slot.at);
+                              if (next && counselorId !== ANY_COUNSELOR && !next.counselorIds.includes(counselorId)) {
+                                setValue('counselorId', ANY_COUNSELOR);
+                              }
+                            },
+                          })}
+                        />
+                        <span>{slot.time}</span>
+                        {yours !== null && (
+                          <span id={`${id}-yours`} className="booking-your-time" aria-hidden="true">
+                            {t('booking:when.yours', { time: yours })}
+                          </span>
+                        )}
+                      </label>
+                    );
+                  })}
+                </div>
+              )}
+              {timeError !== null && (
+                <p id="booking-time-error" role="alert" className="error-text">
+                  {timeError}
+                </p>
+              )}
+            </fieldset>
+          )}
+        </div>
 
         {chosenSlot && (
           <fieldset className="field choice-group booking-counselors">
