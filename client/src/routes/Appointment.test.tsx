@@ -260,7 +260,7 @@ describe('/b/appointment: choosing and holding a time', () => {
     await screen.findByRole('heading', { level: 1, name: 'Review and submit' }, { timeout: 5000 });
     expect(send).toHaveBeenCalledWith('appointments/a1', { locale: 'ja' });
     expect(server.calls('appointment-hold')).toEqual([
-      { appointmentId: 'a1', start: '2025-03-05T10:00:00+09:00', counselorId: 'c-tanaka' },
+      { appointmentId: 'a1', start: '2025-03-05T10:00:00+09:00', counselorId: 'c-tanaka', personTimezone: 'Asia/Tokyo' },
     ]);
   });
 

@@ -253,7 +253,8 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     setHolding(true);
     try {
       if (values.emailLocale !== storedLocale) await outbox.send(appointmentPath, { locale: values.emailLocale });
-      await callFunction('appointment-hold', { appointmentId, start: slot.start, counselorId: values.counselorId });
+      // The browser's zone goes with the hold: the person's mails give their own time too.
+      await callFunction('appointment-hold', { appointmentId, start: slot.start, counselorId: values.counselorId, personTimezone: browserZone() });
       void navigate(REVIEW_ROUTE);
     } catch (error) {
       setHolding(false);
