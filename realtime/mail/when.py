@@ -19,9 +19,7 @@ def _in_zone(local: datetime, timezone: str, locale: str, *, clock12: bool) -> s
     return f"{local:%A}, {local:%B} {local.day}, {local.year} at {time} ({timezone})"
 
 
-def format_when(
-    start: datetime, timezone: str, locale: str, person_zone: str | None = None
-) -> str:
+def format_when(start: datetime, timezone: str, locale: str, person_zone: str | None = None) -> str:
     """The clinic's time; with `person_zone` (a known IANA zone) whose wall clock differs at
     that moment, the person's own after it:
     "Thursday, December 3, 2026 at 09:00 (Asia/Tokyo) / your time: Wednesday, December 2,
