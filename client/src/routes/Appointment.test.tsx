@@ -298,6 +298,23 @@ describe('/b/appointment: choosing and holding a time', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Hold this time' }));
   });
 
+  it('a particular counselor is chosen before the time: the calendar then offers only their times', async () => {
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+    const counselors = await screen.findByRole('group', { name: 'Counselor' });
+    const grid = screen.getByRole('grid', { name: 'March 2025' });
+    expect(counselors.compareDocumentPosition(grid) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await user.click(within(counselors).getByRole('radio', { name: 'Counselor c-tanaka' }));
+    await user.click(day('Wednesday, March 5, 2025'));
+    const times = screen.getByRole('group', { name: 'Times on Wednesday, March 5, 2025 (Japan Standard Time)' });
+    // 11:00 is c-sato's alone.
+    expect(within(times).getAllByRole('radio').map((radio) => radio.getAttribute('id'))).toHaveLength(1);
+    expect(within(times).getByRole('radio', { name: '10:00' })).toBeTruthy();
+    await user.click(within(counselors).getByRole('radio', { name: 'Any counselor' }));
+    expect(within(times).getAllByRole('radio')).toHaveLength(2);
+  });
+
   it('keeps the time with "any counselor" when only the chosen counselor is gone', async () => {
     const user = userEvent.setup();
     await choose5MarchAt10(user);

@@ -1,8 +1,9 @@
 /**
- * /b/appointment: choose a date in the calendar, then a time, a counselor (or any) and the
+ * /b/appointment: the session's length and price, then a counselor (any, or a particular one:
+ * the calendar then shows only their free times), a date in the calendar, a time, and the
  * language of the e-mails; "Hold this time" holds it (`appointment-hold`) and goes on to the
  * review. Days and times are the clinic's, whatever the browser's zone, and the screen says
- * which zone that is.
+ * which zone that is; each time shows the person's own beside it when their zone differs.
  *
  * The calendar is live: it follows the month document shown (and the chosen date's), so a
  * time taken by anyone disappears at once; if it was the person's choice, an alert says so
@@ -37,7 +38,7 @@ import { useWhen } from '../booking/useWhen';
 import { holdRefusal, liveHold, type HoldRefusal } from '../booking/hold';
 import { liveMonths, useMonthDocument, vacanciesPath, type LiveMonthsState } from '../booking/liveMonths';
 import { ANY_COUNSELOR, findSlot, instantOf, slotsByDay, zonedMoment, type PlacedSlot } from '../booking/slots';
-import { firstFreeDay, monthSlots, refusalAlternatives, takenNotice, zoneOf } from '../booking/vacancies';
+import { counselorsOf, firstFreeDay, forCounselor, monthSlots, refusalAlternatives, takenNotice, zoneOf } from '../booking/vacancies';
 import { useNow } from '../booking/useNow';
 import { formatDate } from '../i18n/format';
 import { isLocale, locales, type Locale } from '../i18n/locale';
@@ -58,7 +59,7 @@ interface ChoiceValues {
   emailLocale: Locale;
 }
 
-type FirstRead = { status: 'loading' } | { status: 'done'; firstDay: string | null } | { status: 'failed' };
+type FirstRead = { status: 'loading' } | { status: 'done'; firstDay: string | null; counselors: string[] } | { status: 'failed' };
 
 export default function Appointment() {
   const { t } = useTranslation(['routes', 'intake', 'booking']);
@@ -165,7 +166,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     shouldFocusError: false,
   });
   const { register, setValue, getValues, handleSubmit, formState, clearErrors, control } = form;
-  const [date, time, counselorId] = useWatch({ control, name: ['date', 'time', 'counselorId'] });
+  const [date, counselorId] = useWatch({ control, name: ['date', 'counselorId'] });
 
   // The first look-up: which month to open, and whether anything is free at all.
   const { from, to } = readRange(today, horizonDays);
@@ -174,7 +175,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     let current = true;
     callFunction('vacancies-read', { clinicId, serviceId, from, to }).then(
       (reply) => {
-        if (current) setFirstRead({ status: 'done', firstDay: firstFreeDay(reply, clinicZone) });
+        if (current) setFirstRead({ status: 'done', firstDay: firstFreeDay(reply, clinicZone), counselors: counselorsOf(reply) });
       },
       () => {
         if (current) setFirstRead({ status: 'failed' });
@@ -196,9 +197,14 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
   const timeZone = zoneOf(shown.document ?? chosen.document, clinicZone);
   const shownSlots = monthSlots(shown.document, shownMonth, own, zoneOf(shown.document, clinicZone), window);
   const chosenSlots = monthSlots(chosen.document, dateMonth, own, zoneOf(chosen.document, clinicZone), window);
-  const shownByDay = slotsByDay(shownSlots ?? []);
-  const dayTimes = date === '' || chosenSlots === null ? null : chosenSlots.filter((slot) => slot.date === date);
-  const chosenSlot = time === '' || chosenSlots === null ? undefined : findSlot(chosenSlots, Number(time));
+  // A particular counselor, when wanted, is chosen first: the calendar and the times are theirs.
+  const shownFor = shownSlots === null ? null : forCounselor(shownSlots, counselorId);
+  const shownByDay = slotsByDay(shownFor ?? []);
+  const dayTimes = date === '' || chosenSlots === null ? null : forCounselor(chosenSlots, counselorId).filter((slot) => slot.date === date);
+  // Who can be chosen: the counselors with free times in the horizon, and the one of a hold.
+  const counselors = [
+    ...new Set([...(firstRead.status === 'done' ? firstRead.counselors : []), ...(own ? [own.counselorId] : [])]),
+  ];
 
   // Live: when a push leaves the chosen time (or counselor) no longer free, say so at once and
   // offer the nearest free times. Checked on every change of the month documents.
@@ -229,7 +235,6 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     if (day !== date) {
       setValue('date', day);
       setValue('time', '');
-      setValue('counselorId', ANY_COUNSELOR);
     }
     clearErrors('date');
     setHoldError(null);
@@ -293,7 +298,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
   };
 
   const loadingMonth = shownMonth === null || (shownSlots === null && shown.error === undefined);
-  const noneThisMonth = !loadingMonth && shownSlots !== null && shownSlots.length === 0;
+  const noneThisMonth = !loadingMonth && shownFor !== null && shownFor.length === 0;
   const noneAtAll = firstRead.status === 'done' && firstDay === null;
   const zoneName = timeZoneName(timeZone, locale);
   // The person's own zone, named once above the calendar when it reads the clinic's clock differently.
@@ -342,6 +347,40 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
         }}
       >
         <input type="hidden" {...register('date', { required: true })} />
+        {counselors.length > 1 && (
+          <fieldset className="field choice-group booking-counselors" aria-describedby="booking-counselor-hint">
+            <legend>{t('booking:choose.counselorLegend')}</legend>
+            <div className="choices">
+              {[ANY_COUNSELOR, ...counselors].map((id) => {
+                const inputId = `booking-counselor-${id}`;
+                return (
+                  <label key={id} className="choice" htmlFor={inputId}>
+                    <input
+                      id={inputId}
+                      type="radio"
+                      value={id}
+                      {...register('counselorId', {
+                        onChange: () => {
+                          // A time the new choice cannot give is no choice any more.
+                          const values = getValues();
+                          const slot = chosenSlots === null ? undefined : findSlot(chosenSlots, Number(values.time));
+                          if (slot && id !== ANY_COUNSELOR && !slot.counselorIds.includes(id)) setValue('time', '');
+                          setTaken(null);
+                          setHoldError(null);
+                        },
+                      })}
+                    />
+                    <span>{id === ANY_COUNSELOR ? t('booking:counselor.any') : nameOf(id)}</span>
+                  </label>
+                );
+              })}
+            </div>
+            <p id="booking-counselor-hint" className="hint">
+              {t('booking:choose.counselorHint')}
+            </p>
+          </fieldset>
+        )}
+
         {/* The calendar and the day's times: side by side where the screen is wide. */}
         <div className="booking-when">
           <section className="booking-step" aria-labelledby="booking-date-heading">
@@ -405,10 +444,6 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
                             onChange: () => {
                               setTaken(null);
                               setHoldError(null);
-                              const next = findSlot(dayTimes, slot.at);
-                              if (next && counselorId !== ANY_COUNSELOR && !next.counselorIds.includes(counselorId)) {
-                                setValue('counselorId', ANY_COUNSELOR);
-                              }
                             },
                           })}
                         />
@@ -432,22 +467,6 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
           )}
         </div>
 
-        {chosenSlot && (
-          <fieldset className="field choice-group booking-counselors">
-            <legend>{t('booking:choose.counselorLegend')}</legend>
-            <div className="choices">
-              {[ANY_COUNSELOR, ...chosenSlot.counselorIds].map((id) => {
-                const inputId = `booking-counselor-${id}`;
-                return (
-                  <label key={id} className="choice" htmlFor={inputId}>
-                    <input id={inputId} type="radio" value={id} {...register('counselorId')} />
-                    <span>{id === ANY_COUNSELOR ? t('booking:counselor.any') : nameOf(id)}</span>
-                  </label>
-                );
-              })}
-            </div>
-          </fieldset>
-        )}
 
         <fieldset className="field choice-group booking-email-language" aria-describedby="booking-email-language-hint">
           <legend>{t('booking:choose.emailLanguageLegend')}</legend>
