@@ -73,6 +73,7 @@ def appointment_data(appointment: Row) -> dict[str, Any]:
         "date": a["date"],
         "time": a["time"],
         "timezone": a["timezone"],
+        "personTimezone": a["person_timezone"],
         "counselorId": a["counselor_id"],
         "locale": a["locale"],
         "holdExpiresAt": iso(a["hold_expires_at"]),

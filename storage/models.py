@@ -170,6 +170,9 @@ class Appointment(SQLModel, table=True):
     date: str | None = Field(default=None, max_length=10)  # YYYY-MM-DD, clinic timezone
     time: str | None = Field(default=None, max_length=5)  # HH:MM, clinic timezone
     timezone: str | None = Field(default=None, max_length=64)
+    # The person's own IANA zone, from their browser when they held a time (optional): their
+    # mails give their time beside the clinic's (realtime/mail/when.py).
+    person_timezone: str | None = Field(default=None, max_length=64)
     counselor_id: str | None = Field(default=None, max_length=64)
     locale: str | None = Field(default=None, max_length=8)  # the e-mail language
     hold_expires_at: datetime | None = _ts(nullable=True)

@@ -294,6 +294,50 @@ async def test_confirmation_with_join_link_mails_and_feed(base_url: str) -> None
     assert "ヤマダ" not in counselor_mail["text"]  # no intake data in mail
 
 
+async def test_a_person_abroad_reads_their_own_time_beside_the_clinics_in_mails(
+    base_url: str,
+) -> None:
+    """The browser's zone sent with the hold (`personTimezone`) is validated against the tz
+    database, kept on the appointment, and the person's mails give both times; the
+    counselor's stays in the clinic's time alone."""
+    async with person(base_url, complete=True) as someone:
+        slot = (await free_slots(someone.sock))[3]
+        counselor = slot["counselorIds"][0]
+        hold = {"appointmentId": someone.appointment_id, "start": slot["start"]}
+        for hostile in ["../../etc/passwd", "Not/AZone", "asia/tokyo", "", "A" * 65, 9]:
+            refused = await someone.call(
+                "appointment-hold",
+                {**hold, "counselorId": counselor, "personTimezone": hostile},
+            )
+            assert status_of(refused) == "INVALID_ARGUMENT", hostile
+        reply = await someone.call(
+            "appointment-hold",
+            {**hold, "counselorId": counselor, "personTimezone": "America/Los_Angeles"},
+        )
+        assert "holdExpiresAt" in reply["data"]
+        # A renewal without the field keeps the zone recorded.
+        await someone.hold(slot["start"], counselor)
+        assert (await someone.document())["personTimezone"] == "America/Los_Angeles"
+        await someone.sock.update(someone.path, {"locale": "en"})
+        submitted = await someone.call(
+            "appointment-updateStatus",
+            {"appointmentId": someone.appointment_id, "status": "submitted"},
+        )
+        assert submitted == {"data": {"status": "confirmed"}}
+    start = datetime.fromisoformat(slot["start"])
+    tokyo, la = (
+        start.astimezone(ZoneInfo("Asia/Tokyo")),
+        start.astimezone(ZoneInfo("America/Los_Angeles")),
+    )
+    mail = (await outbox(base_url, someone.email))[0]["text"]
+    clinic_time = f"{tokyo:%A}, {tokyo:%B} {tokyo.day}, {tokyo.year} at {tokyo:%H:%M} (Asia/Tokyo)"
+    own_hour = f"{(la.hour % 12) or 12}:{la:%M} {'AM' if la.hour < 12 else 'PM'}"
+    own_time = f"{la:%A}, {la:%B} {la.day}, {la.year} at {own_hour} (America/Los_Angeles)"
+    assert f"When: {clinic_time} / your time: {own_time}" in mail
+    counselor_mail = (await outbox(base_url, f"{counselor}@demo-clinic.example"))[-1]["text"]
+    assert "America/Los_Angeles" not in counselor_mail
+
+
 async def test_cancel_frees_the_slot_signs_out_and_mails(base_url: str) -> None:
     async with person(base_url, complete=True) as someone, person(base_url) as next_one:
         slot = (await free_slots(someone.sock))[6]

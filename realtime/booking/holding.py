@@ -210,10 +210,17 @@ async def _budget(
 
 
 async def hold_time(
-    state: AppState, who: Identity, *, appointment_id: str, start: datetime, counselor: str
+    state: AppState,
+    who: Identity,
+    *,
+    appointment_id: str,
+    start: datetime,
+    counselor: str,
+    person_zone: str | None = None,
 ) -> Appointment:
     """Hold `start` with `counselor` (or "any") for the caller's draft; ABORTED with the
-    nearest free times when it cannot be held."""
+    nearest free times when it cannot be held. `person_zone` (a known IANA zone, or None to
+    keep the one recorded) is the person's own, for their mails."""
     try:
         choice = await _choice(state, who, appointment_id, start)
         if _counselor(choice.offered(choice.row), counselor) is None:
@@ -221,7 +228,7 @@ async def hold_time(
             # lock or transaction is taken.
             raise Refused(choice.alternatives())
         async with changing(state, appointment_path(appointment_id)) as change:
-            return await _hold(state, who, choice, start, counselor, change)
+            return await _hold(state, who, choice, start, counselor, change, person_zone)
     except Refused as refused:
         raise FunctionError(
             "ABORTED", TAKEN_MESSAGE, {"alternatives": refused.alternatives}
@@ -235,6 +242,7 @@ async def _hold(
     start: datetime,
     counselor: str,
     change: Change,
+    person_zone: str | None,
 ) -> Appointment:
     """The hold in one transaction, under the appointment's lock: the database's
     constraint decides between racers for a time the cache showed free."""
@@ -272,6 +280,8 @@ async def _hold(
         row.counselor_id = counselor_id
         row.date, row.time = local.strftime("%Y-%m-%d"), local.strftime("%H:%M")
         row.hold_expires_at = held.claim.expires_at  # cut by the budget, maybe
+        if person_zone is not None:
+            row.person_timezone = person_zone
         mark_changed(row, now)
         moments = [start] + ([held.released.start] if held.released else [])
         versioned = await version_in(

@@ -50,8 +50,14 @@ class Booking:
         return self.appointment.join_url or ""
 
     def when(self, locale: str) -> str:
-        """The time in the clinic's zone, written for `locale`."""
+        """The time in the clinic's zone, written for `locale` (what staff read)."""
         return format_when(self.claim.start, self.clinic.timezone, locale)
+
+    def when_for_person(self, locale: str) -> str:
+        """The time for the person who booked: the clinic's, and theirs beside it when the
+        zone their browser gave (`personTimezone`) reads differently."""
+        zone = self.appointment.person_timezone
+        return format_when(self.claim.start, self.clinic.timezone, locale, zone)
 
     def service_name(self, locale: str) -> str:
         return self.service.name.get(locale, self.service.id)
@@ -112,7 +118,7 @@ async def _client_mail(
     clinic, join_url = booking.clinic, booking.join_url
     confirmed = event == "confirmed"
     context = {
-        "when": booking.when(locale),
+        "when": booking.when_for_person(locale),
         "clinic": clinic.name.get(locale, clinic.id),
         "counselor": counselor.name.get(locale, counselor.id),
         "service": booking.service_name(locale),
@@ -155,7 +161,7 @@ async def clinic_cancel_mails(
     mail = render(
         "booking_cancelled_by_clinic",
         locale,
-        when=booking.when(locale) if booking is not None else "",
+        when=booking.when_for_person(locale) if booking is not None else "",
         clinic=clinic.name.get(locale, clinic.id),
         service=service.name.get(locale, service.id),
         reason=reason,

@@ -3,7 +3,9 @@ sendEmail-counselor (docs/protocol.md, "Booking"): their inputs and replies. Wha
 in realtime/booking/ (holding.py, submit.py, cancel.py; concurrency rules: holds.py)."""
 
 from datetime import UTC, datetime
+from functools import cache
 from typing import Annotated, Any, Literal
+from zoneinfo import available_timezones
 
 from pydantic import ConfigDict, Field, StringConstraints
 
@@ -99,6 +101,26 @@ class AppointmentHold(Input):
     appointmentId: Id
     start: Annotated[str, StringConstraints(max_length=40)]
     counselorId: Id  # or "any": the server picks a free counselor
+    # Optional: the person's own IANA zone (their browser's), for the times in their mails.
+    personTimezone: Annotated[str, StringConstraints(max_length=64)] | None = None
+
+
+PERSON_TIMEZONE_MESSAGE = "personTimezone must be an IANA time zone such as Europe/London."
+
+
+@cache
+def _known_zones() -> frozenset[str]:
+    return frozenset(available_timezones())
+
+
+def _person_zone(value: str | None) -> str | None:
+    """The person's zone as sent, if it is a zone of the tz database; anything else is
+    refused (it is written into their mails)."""
+    if value is None:
+        return None
+    if value not in _known_zones():
+        raise invalid_field("personTimezone", PERSON_TIMEZONE_MESSAGE)
+    return value
 
 
 async def _limit_holds(context: CallContext, who: Identity) -> None:
@@ -120,6 +142,7 @@ async def appointment_hold(context: CallContext, request: AppointmentHold) -> di
         appointment_id=request.appointmentId,
         start=_moment(request.start),
         counselor=request.counselorId,
+        person_zone=_person_zone(request.personTimezone),
     )
     return {"holdExpiresAt": iso(row.hold_expires_at)}
 

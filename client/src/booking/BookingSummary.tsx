@@ -1,10 +1,11 @@
 /**
- * The chosen appointment in words: date and time in the clinic's time zone (named), the
- * counselor, and optionally the language of the e-mails.
+ * The chosen appointment in words: date and time in the clinic's time zone (named, with the
+ * weekday), the person's own time when their zone differs, the counselor, and optionally the
+ * language of the e-mails.
  */
 import { useTranslation } from 'react-i18next';
 import './booking.css';
-import { counselorName, formatDay, timeZoneName } from './format';
+import { counselorName, whenOf } from './format';
 import type { BookedTime } from './hold';
 import { isLocale, type Locale } from '../i18n/locale';
 import { useAppStore } from '../store';
@@ -29,16 +30,19 @@ export function useCounselorName(locale: Locale): (id: string | null) => string 
 export function BookingSummary({ booked, locale, emailLocale }: BookingSummaryProps) {
   const { t } = useTranslation(['booking', 'common']);
   const nameOf = useCounselorName(locale);
+  const when = whenOf(booked.date, booked.time, booked.timeZone, locale);
   return (
     <dl className="booking-summary">
       <div>
-        <dt>{t('booking:summary.date')}</dt>
-        <dd>{formatDay(booked.date, locale)}</dd>
+        <dt>{t('booking:summary.when')}</dt>
+        <dd>{when.clinic}</dd>
       </div>
-      <div>
-        <dt>{t('booking:summary.time')}</dt>
-        <dd>{t('booking:summary.timeInZone', { time: booked.time, zone: timeZoneName(booked.timeZone, locale) })}</dd>
-      </div>
+      {when.person !== null && (
+        <div>
+          <dt>{t('booking:summary.yourTime')}</dt>
+          <dd>{when.person}</dd>
+        </div>
+      )}
       <div>
         <dt>{t('booking:summary.counselor')}</dt>
         <dd>{nameOf(booked.counselorId)}</dd>

@@ -14,9 +14,21 @@ import { useAppStore } from '../store';
 import { BookingDialog } from './BookingDialog';
 import { BusyStatus } from '../components/Loading';
 import { MAX_REASON_LENGTH, ReasonField, useReasonForm } from './ReasonField';
+import type { BookedTime } from './hold';
+import { useWhen } from './useWhen';
+import type { Locale } from '../i18n/locale';
 
-export function CancelDialog({ appointmentId, onClose }: { appointmentId: string; onClose: () => void }) {
+export interface CancelDialogProps {
+  appointmentId: string;
+  /** The appointment's time, named in the dialog (the clinic's, and the person's own beside it). */
+  booked?: BookedTime | null;
+  locale: Locale;
+  onClose: () => void;
+}
+
+export function CancelDialog({ appointmentId, booked = null, locale, onClose }: CancelDialogProps) {
   const { t } = useTranslation(['booking', 'errors']);
+  const whenText = useWhen(locale);
   const navigate = useNavigate();
   const setLoginNotice = useAppStore((state) => state.setLoginNotice);
   const [busy, setBusy] = useState(false);
@@ -57,7 +69,12 @@ export function CancelDialog({ appointmentId, onClose }: { appointmentId: string
   return (
     <BookingDialog
       title={t('booking:cancel.title')}
-      description={<p>{t('booking:cancel.description')}</p>}
+      description={
+        <>
+          {booked !== null && <p className="booking-cancel-when">{t('booking:cancel.appointment', { when: whenText(booked.date, booked.time, booked.timeZone) })}</p>}
+          <p>{t('booking:cancel.description')}</p>
+        </>
+      }
       {...(busy ? {} : { onClose })}
     >
       <form

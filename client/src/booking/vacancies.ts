@@ -7,7 +7,7 @@
 import type { TakenNotice } from './BookingTakenAlert';
 import { insideWindow, monthKey, monthOf, type PregnancyWindow } from './calendar';
 import type { MonthDocument } from './liveMonths';
-import { findSlot, isOffered, nearestSlots, parseVacancies, placeSlots, withOwnHold, zonedMoment, type PlacedSlot } from './slots';
+import { ANY_COUNSELOR, findSlot, isOffered, nearestSlots, parseVacancies, placeSlots, withOwnHold, zonedMoment, type PlacedSlot } from './slots';
 import { isRecord } from '../isRecord';
 
 /** The person's own hold: its slot, counselor and clinic day. */
@@ -41,6 +41,16 @@ export function monthSlots(
 export function firstFreeDay(reply: unknown, fallbackZone: string): string | null {
   const { timezone, slots } = parseVacancies(reply);
   return placeSlots(slots, timezone ?? fallbackZone)[0]?.date ?? null;
+}
+
+/** The counselors with free times in a `vacancies-read` reply, in the order they first appear. */
+export function counselorsOf(reply: unknown): string[] {
+  return [...new Set(parseVacancies(reply).slots.flatMap((slot) => slot.counselorIds))];
+}
+
+/** The slots a counselor choice leaves: all for "any", else those that counselor can give. */
+export function forCounselor<T extends { counselorIds: string[] }>(slots: T[], counselorId: string): T[] {
+  return counselorId === ANY_COUNSELOR ? slots : slots.filter((slot) => slot.counselorIds.includes(counselorId));
 }
 
 /**

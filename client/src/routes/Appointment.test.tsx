@@ -13,6 +13,8 @@ let server: FakeServer;
 const march = [slot('2025-03-05T10:00'), slot('2025-03-05T11:00', ['c-sato']), slot('2025-03-06T09:00'), slot('2025-03-20T14:00')];
 
 beforeEach(() => {
+  // The person is in the clinic's zone unless a test says otherwise (one time shown).
+  vi.stubEnv('TZ', 'Asia/Tokyo');
   // Monday 3 March 2025, 09:00 in Tokyo. Only Date is faked: the screens' own timers run.
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(new Date('2025-03-03T00:00:00Z'));
@@ -21,6 +23,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  vi.unstubAllEnvs();
   view?.unmount();
   view = undefined;
   vi.useRealTimers();
@@ -82,12 +85,20 @@ describe('/b/appointment: the calendar', () => {
     ]);
   });
 
+  it('says the session length and the price before a time is chosen', async () => {
+    await openCalendar({ service: { price: { amount: 16500, currency: 'JPY' }, sessionMinutes: 45 } });
+    expect(screen.getByText('Session: 45 minutes. Price: ¥16,500.')).toBeTruthy();
+    view?.unmount();
+    await openCalendar({}, 'ja');
+    expect(screen.getByText('カウンセリング時間: 60分')).toBeTruthy();
+  });
+
   it('a disabled day cannot be chosen', async () => {
     const user = userEvent.setup();
     await openCalendar();
     await pushMonth('2025-03', march);
     await user.click(day('Tuesday, March 4, 2025, no available times'));
-    expect(screen.queryByRole('group', { name: /^Time on/ })).toBeNull();
+    expect(screen.queryByRole('group', { name: /^Times on/ })).toBeNull();
   });
 
   it("puts a time on the clinic's day even when the browser lives in another zone", async () => {
@@ -98,8 +109,12 @@ describe('/b/appointment: the calendar', () => {
     await pushMonth('2025-03', [slot('2025-03-06T00:30')]);
     expect(day('Wednesday, March 5, 2025, no available times').getAttribute('aria-disabled')).toBe('true');
     await user.click(day('Thursday, March 6, 2025'));
-    const times = screen.getByRole('group', { name: 'Time on March 6, 2025' });
-    expect(within(times).getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(['00:30']);
+    const times = screen.getByRole('group', { name: 'Times on Thursday, March 6, 2025 (Japan Standard Time)' });
+    // Named by the clinic's time; the person's own (the day before, in Los Angeles) beside it.
+    const radio = within(times).getByRole('radio', { name: '00:30' });
+    expect(within(times).getAllByRole('radio')).toEqual([radio]);
+    expect(document.getElementById(radio.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Your time: Wed, Mar 5, 7:30 AM');
+    expect(screen.getByText(/Under each time you also see your own time \(Pacific Time\)\./)).toBeTruthy();
   });
 
   it('moves between months within the horizon (buttons and swipes), following each month', async () => {
@@ -135,7 +150,7 @@ describe('/b/appointment: the calendar', () => {
     await user.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(day('Thursday, March 13, 2025, no available times'));
     await user.keyboard('{Enter}'); // a day without times is not chosen
-    expect(screen.queryByRole('group', { name: /^Time on/ })).toBeNull();
+    expect(screen.queryByRole('group', { name: /^Times on/ })).toBeNull();
     await user.keyboard('{PageDown}');
     expect(screen.getByRole('heading', { level: 2, name: 'April 2025' })).toBeTruthy();
     // Focus moved at once, to the day (not yet choosable) of the month still loading.
@@ -143,7 +158,7 @@ describe('/b/appointment: the calendar', () => {
     await pushMonth('2025-04', [slot('2025-04-13T10:00')]);
     expect(document.activeElement).toBe(day('Sunday, April 13, 2025'));
     await user.keyboard('{Enter}');
-    expect(screen.getByRole('group', { name: 'Time on April 13, 2025' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Times on Sunday, April 13, 2025 (Japan Standard Time)' })).toBeTruthy();
   });
 
   it('keeps the grid and the focus while the next month loads, and the keys pressed meanwhile', async () => {
@@ -166,7 +181,7 @@ describe('/b/appointment: the calendar', () => {
     expect(april3.tabIndex).toBe(0);
     expect(grid.querySelectorAll('button[tabindex="0"]')).toHaveLength(1);
     await user.keyboard('{Enter}'); // not choosable yet
-    expect(screen.queryByRole('group', { name: /^Time on/ })).toBeNull();
+    expect(screen.queryByRole('group', { name: /^Times on/ })).toBeNull();
 
     // Keys pressed during the load still move the focus, day by day, across months too.
     await user.keyboard('{ArrowRight}{ArrowRight}{ArrowDown}');
@@ -188,7 +203,7 @@ describe('/b/appointment: the calendar', () => {
     expect(april12Again.getAttribute('aria-disabled')).toBeNull();
     expect(april12Again.getAttribute('aria-label')).toBe('Saturday, April 12, 2025');
     await user.keyboard('{Enter}');
-    expect(screen.getByRole('group', { name: 'Time on April 12, 2025' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Times on Saturday, April 12, 2025 (Japan Standard Time)' })).toBeTruthy();
     expect(document.activeElement).toBe(april12Again);
   });
 
@@ -229,7 +244,7 @@ describe('/b/appointment: choosing and holding a time', () => {
 
     await user.click(day('Wednesday, March 5, 2025'));
     expect(day('Wednesday, March 5, 2025').closest('td')?.getAttribute('aria-selected')).toBe('true');
-    const times = screen.getByRole('group', { name: 'Time on March 5, 2025' });
+    const times = screen.getByRole('group', { name: 'Times on Wednesday, March 5, 2025 (Japan Standard Time)' });
     expect(within(times).getAllByRole('radio').map((radio) => radio.closest('label')?.textContent)).toEqual(['10:00', '11:00']);
     await user.click(within(times).getByRole('radio', { name: '10:00' }));
 
@@ -245,7 +260,7 @@ describe('/b/appointment: choosing and holding a time', () => {
     await screen.findByRole('heading', { level: 1, name: 'Review and submit' }, { timeout: 5000 });
     expect(send).toHaveBeenCalledWith('appointments/a1', { locale: 'ja' });
     expect(server.calls('appointment-hold')).toEqual([
-      { appointmentId: 'a1', start: '2025-03-05T10:00:00+09:00', counselorId: 'c-tanaka' },
+      { appointmentId: 'a1', start: '2025-03-05T10:00:00+09:00', counselorId: 'c-tanaka', personTimezone: 'Asia/Tokyo' },
     ]);
   });
 
@@ -278,9 +293,26 @@ describe('/b/appointment: choosing and holding a time', () => {
 
     await user.click(within(alert).getByRole('button', { name: 'March 6, 2025, 09:00' }));
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(screen.getByRole('group', { name: 'Time on March 6, 2025' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Times on Thursday, March 6, 2025 (Japan Standard Time)' })).toBeTruthy();
     expect(screen.getByRole('radio', { name: '09:00' })).toHaveProperty('checked', true);
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Hold this time' }));
+  });
+
+  it('a particular counselor is chosen before the time: the calendar then offers only their times', async () => {
+    const user = userEvent.setup();
+    await openCalendar();
+    await pushMonth('2025-03', march);
+    const counselors = await screen.findByRole('group', { name: 'Counselor' });
+    const grid = screen.getByRole('grid', { name: 'March 2025' });
+    expect(counselors.compareDocumentPosition(grid) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await user.click(within(counselors).getByRole('radio', { name: 'Counselor c-tanaka' }));
+    await user.click(day('Wednesday, March 5, 2025'));
+    const times = screen.getByRole('group', { name: 'Times on Wednesday, March 5, 2025 (Japan Standard Time)' });
+    // 11:00 is c-sato's alone.
+    expect(within(times).getAllByRole('radio').map((radio) => radio.getAttribute('id'))).toHaveLength(1);
+    expect(within(times).getByRole('radio', { name: '10:00' })).toBeTruthy();
+    await user.click(within(counselors).getByRole('radio', { name: 'Any counselor' }));
+    expect(within(times).getAllByRole('radio')).toHaveLength(2);
   });
 
   it('keeps the time with "any counselor" when only the chosen counselor is gone', async () => {
@@ -360,7 +392,7 @@ describe('/b/appointment: choosing and holding a time', () => {
     });
     // The shared month leaves out the person's own held time; the screen puts it back.
     await pushMonth('2025-03', march);
-    expect(screen.getByText(/You are holding March 5, 2025 at 11:00\./)).toBeTruthy();
+    expect(screen.getByText(/You are holding Wed, Mar 5, 11:00 Japan Standard Time\./)).toBeTruthy();
     await waitFor(() => {
       expect(screen.getByRole('radio', { name: '11:00' })).toHaveProperty('checked', true);
     });
@@ -376,7 +408,7 @@ describe('/b/appointment: choosing and holding a time', () => {
     expect(screen.getByText('日時はクリニックのタイムゾーン（日本標準時）で表示しています。')).toBeTruthy();
     expect(day('2025年3月4日火曜日、空きなし').getAttribute('aria-disabled')).toBe('true');
     await user.click(day('2025年3月5日水曜日'));
-    const times = screen.getByRole('group', { name: '2025/03/05の時間' });
+    const times = screen.getByRole('group', { name: '2025年3月5日水曜日の時間（日本標準時）' });
     await user.click(within(times).getByRole('radio', { name: '10:00' }));
     expect(screen.getByRole('radio', { name: '指定なし' })).toHaveProperty('checked', true);
     expect(screen.getByRole('radio', { name: 'カウンセラー c-sato' })).toBeTruthy();

@@ -1,8 +1,9 @@
 /**
- * /b/appointment: choose a date in the calendar, then a time, a counselor (or any) and the
+ * /b/appointment: the session's length and price, then a counselor (any, or a particular one:
+ * the calendar then shows only their free times), a date in the calendar, a time, and the
  * language of the e-mails; "Hold this time" holds it (`appointment-hold`) and goes on to the
  * review. Days and times are the clinic's, whatever the browser's zone, and the screen says
- * which zone that is.
+ * which zone that is; each time shows the person's own beside it when their zone differs.
  *
  * The calendar is live: it follows the month document shown (and the chosen date's), so a
  * time taken by anyone disappears at once; if it was the person's choice, an alert says so
@@ -31,11 +32,13 @@ import {
   pregnancyWindow,
   readRange,
 } from '../booking/calendar';
-import { formatDay, timeZoneName } from '../booking/format';
+import { browserZone, formatPrice, fullDay, genericZoneName, timeZoneName, whenOf, zonesDiffer } from '../booking/format';
+import { priceOf } from '../booking/payment';
+import { useWhen } from '../booking/useWhen';
 import { holdRefusal, liveHold, type HoldRefusal } from '../booking/hold';
 import { liveMonths, useMonthDocument, vacanciesPath, type LiveMonthsState } from '../booking/liveMonths';
 import { ANY_COUNSELOR, findSlot, instantOf, slotsByDay, zonedMoment, type PlacedSlot } from '../booking/slots';
-import { firstFreeDay, monthSlots, refusalAlternatives, takenNotice, zoneOf } from '../booking/vacancies';
+import { counselorsOf, firstFreeDay, forCounselor, monthSlots, refusalAlternatives, takenNotice, zoneOf } from '../booking/vacancies';
 import { useNow } from '../booking/useNow';
 import { formatDate } from '../i18n/format';
 import { isLocale, locales, type Locale } from '../i18n/locale';
@@ -56,7 +59,7 @@ interface ChoiceValues {
   emailLocale: Locale;
 }
 
-type FirstRead = { status: 'loading' } | { status: 'done'; firstDay: string | null } | { status: 'failed' };
+type FirstRead = { status: 'loading' } | { status: 'done'; firstDay: string | null; counselors: string[] } | { status: 'failed' };
 
 export default function Appointment() {
   const { t } = useTranslation(['routes', 'intake', 'booking']);
@@ -129,6 +132,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
   const service = useAppStore(selectService);
   const navigate = useNavigate();
   const nameOf = useCounselorName(locale);
+  const whenText = useWhen(locale);
   const serviceData = service?.exists ? (service.data ?? {}) : {};
   const clinicId = typeof document.clinicId === 'string' ? document.clinicId : '';
   const serviceId = typeof serviceData.id === 'string' ? serviceData.id : typeof document.serviceId === 'string' ? document.serviceId : '';
@@ -162,7 +166,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     shouldFocusError: false,
   });
   const { register, setValue, getValues, handleSubmit, formState, clearErrors, control } = form;
-  const [date, time, counselorId] = useWatch({ control, name: ['date', 'time', 'counselorId'] });
+  const [date, counselorId] = useWatch({ control, name: ['date', 'counselorId'] });
 
   // The first look-up: which month to open, and whether anything is free at all.
   const { from, to } = readRange(today, horizonDays);
@@ -171,7 +175,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     let current = true;
     callFunction('vacancies-read', { clinicId, serviceId, from, to }).then(
       (reply) => {
-        if (current) setFirstRead({ status: 'done', firstDay: firstFreeDay(reply, clinicZone) });
+        if (current) setFirstRead({ status: 'done', firstDay: firstFreeDay(reply, clinicZone), counselors: counselorsOf(reply) });
       },
       () => {
         if (current) setFirstRead({ status: 'failed' });
@@ -193,9 +197,14 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
   const timeZone = zoneOf(shown.document ?? chosen.document, clinicZone);
   const shownSlots = monthSlots(shown.document, shownMonth, own, zoneOf(shown.document, clinicZone), window);
   const chosenSlots = monthSlots(chosen.document, dateMonth, own, zoneOf(chosen.document, clinicZone), window);
-  const shownByDay = slotsByDay(shownSlots ?? []);
-  const dayTimes = date === '' || chosenSlots === null ? null : chosenSlots.filter((slot) => slot.date === date);
-  const chosenSlot = time === '' || chosenSlots === null ? undefined : findSlot(chosenSlots, Number(time));
+  // A particular counselor, when wanted, is chosen first: the calendar and the times are theirs.
+  const shownFor = shownSlots === null ? null : forCounselor(shownSlots, counselorId);
+  const shownByDay = slotsByDay(shownFor ?? []);
+  const dayTimes = date === '' || chosenSlots === null ? null : forCounselor(chosenSlots, counselorId).filter((slot) => slot.date === date);
+  // Who can be chosen: the counselors with free times in the horizon, and the one of a hold.
+  const counselors = [
+    ...new Set([...(firstRead.status === 'done' ? firstRead.counselors : []), ...(own ? [own.counselorId] : [])]),
+  ];
 
   // Live: when a push leaves the chosen time (or counselor) no longer free, say so at once and
   // offer the nearest free times. Checked on every change of the month documents.
@@ -226,7 +235,6 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     if (day !== date) {
       setValue('date', day);
       setValue('time', '');
-      setValue('counselorId', ANY_COUNSELOR);
     }
     clearErrors('date');
     setHoldError(null);
@@ -250,7 +258,8 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     setHolding(true);
     try {
       if (values.emailLocale !== storedLocale) await outbox.send(appointmentPath, { locale: values.emailLocale });
-      await callFunction('appointment-hold', { appointmentId, start: slot.start, counselorId: values.counselorId });
+      // The browser's zone goes with the hold: the person's mails give their own time too.
+      await callFunction('appointment-hold', { appointmentId, start: slot.start, counselorId: values.counselorId, personTimezone: browserZone() });
       void navigate(REVIEW_ROUTE);
     } catch (error) {
       setHolding(false);
@@ -289,9 +298,13 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
   };
 
   const loadingMonth = shownMonth === null || (shownSlots === null && shown.error === undefined);
-  const noneThisMonth = !loadingMonth && shownSlots !== null && shownSlots.length === 0;
+  const noneThisMonth = !loadingMonth && shownFor !== null && shownFor.length === 0;
   const noneAtAll = firstRead.status === 'done' && firstDay === null;
   const zoneName = timeZoneName(timeZone, locale);
+  // The person's own zone, named once above the calendar when it reads the clinic's clock differently.
+  const ownZone = zonesDiffer(timeZone) ? genericZoneName(browserZone(), locale) : null;
+  const price = priceOf(serviceData);
+  const minutes = typeof serviceData.sessionMinutes === 'number' ? serviceData.sessionMinutes : null;
   const dateError = formState.errors.date ? t('booking:choose.dateRequired') : null;
   const timeError = formState.errors.time ? t('booking:choose.timeRequired') : null;
 
@@ -299,12 +312,22 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     <>
       <StepProgress current={APPOINTMENT_ROUTE} scope={scope} locale={locale} />
       {held && (
-        <p className="notice booking-held" role="status">
-          {t('booking:choose.currentHold', { date: formatDay(held.date, locale), time: held.time })}{' '}
+        <p className="booking-held" role="status">
+          {t('booking:choose.currentHold', { when: whenText(held.date, held.time, held.timeZone) })}{' '}
           <Link to={REVIEW_ROUTE}>{t('booking:choose.toReview')}</Link>
         </p>
       )}
-      <p className="hint booking-zone">{t('booking:choose.timeZoneNote', { zone: zoneName })}</p>
+      {minutes !== null && (
+        <p className="booking-offer">
+          {price === null
+            ? t('booking:choose.offerLength', { minutes })
+            : t('booking:choose.offer', { minutes, price: formatPrice(price, locale) })}
+        </p>
+      )}
+      <p className="hint booking-zone">
+        {t('booking:choose.timeZoneNote', { zone: zoneName })}
+        {ownZone !== null && <> {t('booking:choose.yourZoneNote', { zone: ownZone })}</>}
+      </p>
       {window && (
         <p className="hint booking-window">
           {t('booking:choose.windowNote', {
@@ -324,98 +347,126 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
         }}
       >
         <input type="hidden" {...register('date', { required: true })} />
-        <section className="booking-step" aria-labelledby="booking-date-heading">
-          <h2 id="booking-date-heading" className="visually-hidden">
-            {t('booking:choose.dateHeading')}
-          </h2>
-          <div ref={calendarRef}>
-            <BookingCalendar
-              month={shownMonth ?? range.first}
-              range={range}
-              onMonthChange={(next) => {
-                setMonth(next);
-              }}
-              days={{ today, byDay: shownByDay, window, loading: loadingMonth }}
-              selected={date}
-              onSelect={pickDay}
-              locale={locale}
-            />
-          </div>
-          {shown.error !== undefined && <ErrorText>{t(`errors:${shown.error}`)}</ErrorText>}
-          {noneAtAll ? (
-            <p role="status" className="notice booking-none">
-              {t('booking:calendar.noneAtAll')} <Link to="/contact">{t('booking:contactUs')}</Link>
-            </p>
-          ) : (
-            noneThisMonth && (
-              <p role="status" className="notice booking-none">
-                {t('booking:calendar.noneThisMonth')}
-              </p>
-            )
-          )}
-          {firstRead.status === 'failed' && <ErrorText>{t('booking:calendar.readFailed')}</ErrorText>}
-          {dateError !== null && <ErrorText>{dateError}</ErrorText>}
-        </section>
-
-        {date !== '' && (
-          <fieldset ref={timesRef} className="field choice-group booking-times" aria-describedby={timeError ? 'booking-time-error' : undefined}>
-            <legend>{t('booking:choose.timeLegend', { date: formatDay(date, locale) })}</legend>
-            {dayTimes === null ? (
-              <Loading />
-            ) : dayTimes.length === 0 ? (
-              <p className="hint">{t('booking:choose.noTimesThatDay')}</p>
-            ) : (
-              <div className="choices booking-time-choices">
-                {dayTimes.map((slot) => {
-                  const id = `booking-time-${String(slot.at)}`;
-                  return (
-                    <label key={slot.at} className="choice" htmlFor={id}>
-                      <input
-                        id={id}
-                        type="radio"
-                        value={String(slot.at)}
-                        {...register('time', {
-                          required: true,
-                          onChange: () => {
-                            setTaken(null);
-                            setHoldError(null);
-                            const next = findSlot(dayTimes, slot.at);
-                            if (next && counselorId !== ANY_COUNSELOR && !next.counselorIds.includes(counselorId)) {
-                              setValue('counselorId', ANY_COUNSELOR);
-                            }
-                          },
-                        })}
-                      />
-                      <span>{slot.time}</span>
-                    </label>
-                  );
-                })}
-              </div>
-            )}
-            {timeError !== null && (
-              <p id="booking-time-error" role="alert" className="error-text">
-                {timeError}
-              </p>
-            )}
-          </fieldset>
-        )}
-
-        {chosenSlot && (
-          <fieldset className="field choice-group booking-counselors">
+        {counselors.length > 1 && (
+          <fieldset className="field choice-group booking-counselors" aria-describedby="booking-counselor-hint">
             <legend>{t('booking:choose.counselorLegend')}</legend>
             <div className="choices">
-              {[ANY_COUNSELOR, ...chosenSlot.counselorIds].map((id) => {
+              {[ANY_COUNSELOR, ...counselors].map((id) => {
                 const inputId = `booking-counselor-${id}`;
                 return (
                   <label key={id} className="choice" htmlFor={inputId}>
-                    <input id={inputId} type="radio" value={id} {...register('counselorId')} />
+                    <input
+                      id={inputId}
+                      type="radio"
+                      value={id}
+                      {...register('counselorId', {
+                        onChange: () => {
+                          // A time the new choice cannot give is no choice any more.
+                          const values = getValues();
+                          const slot = chosenSlots === null ? undefined : findSlot(chosenSlots, Number(values.time));
+                          if (slot && id !== ANY_COUNSELOR && !slot.counselorIds.includes(id)) setValue('time', '');
+                          setTaken(null);
+                          setHoldError(null);
+                        },
+                      })}
+                    />
                     <span>{id === ANY_COUNSELOR ? t('booking:counselor.any') : nameOf(id)}</span>
                   </label>
                 );
               })}
             </div>
+            <p id="booking-counselor-hint" className="hint">
+              {t('booking:choose.counselorHint')}
+            </p>
           </fieldset>
         )}
+
+        {/* The calendar and the day's times: side by side where the screen is wide. */}
+        <div className="booking-when">
+          <section className="booking-step" aria-labelledby="booking-date-heading">
+            <h2 id="booking-date-heading" className="visually-hidden">
+              {t('booking:choose.dateHeading')}
+            </h2>
+            <div ref={calendarRef}>
+              <BookingCalendar
+                month={shownMonth ?? range.first}
+                range={range}
+                onMonthChange={(next) => {
+                  setMonth(next);
+                }}
+                days={{ today, byDay: shownByDay, window, loading: loadingMonth }}
+                selected={date}
+                onSelect={pickDay}
+                locale={locale}
+              />
+            </div>
+            {shown.error !== undefined && <ErrorText>{t(`errors:${shown.error}`)}</ErrorText>}
+            {noneAtAll ? (
+              <p role="status" className="notice booking-none">
+                {t('booking:calendar.noneAtAll')} <Link to="/contact">{t('booking:contactUs')}</Link>
+              </p>
+            ) : (
+              noneThisMonth && (
+                <p role="status" className="notice booking-none">
+                  {t('booking:calendar.noneThisMonth')}
+                </p>
+              )
+            )}
+            {firstRead.status === 'failed' && <ErrorText>{t('booking:calendar.readFailed')}</ErrorText>}
+            {dateError !== null && <ErrorText>{dateError}</ErrorText>}
+          </section>
+
+          {date === '' ? (
+            <p className="hint booking-times-placeholder">{t('booking:choose.pickDayFirst')}</p>
+          ) : (
+            <fieldset ref={timesRef} className="field choice-group booking-times" aria-describedby={timeError ? 'booking-time-error' : undefined}>
+              <legend>{t('booking:choose.timeLegend', { date: fullDay(date, locale), zone: zoneName })}</legend>
+              {dayTimes === null ? (
+                <Loading />
+              ) : dayTimes.length === 0 ? (
+                <p className="hint">{t('booking:choose.noTimesThatDay')}</p>
+              ) : (
+                <div className="choices booking-time-choices">
+                  {dayTimes.map((slot) => {
+                    const id = `booking-time-${String(slot.at)}`;
+                    // The radio is named by the clinic's time; the person's own is its description
+                    // (hidden from the name, read as the description).
+                    const yours = whenOf(slot.date, slot.time, timeZone, locale).personShort;
+                    return (
+                      <label key={slot.at} className="choice" htmlFor={id}>
+                        <input
+                          id={id}
+                          type="radio"
+                          value={String(slot.at)}
+                          aria-describedby={yours === null ? undefined : `${id}-yours`}
+                          {...register('time', {
+                            required: true,
+                            onChange: () => {
+                              setTaken(null);
+                              setHoldError(null);
+                            },
+                          })}
+                        />
+                        <span>{slot.time}</span>
+                        {yours !== null && (
+                          <span id={`${id}-yours`} className="booking-your-time" aria-hidden="true">
+                            {t('booking:when.yours', { time: yours })}
+                          </span>
+                        )}
+                      </label>
+                    );
+                  })}
+                </div>
+              )}
+              {timeError !== null && (
+                <p id="booking-time-error" role="alert" className="error-text">
+                  {timeError}
+                </p>
+              )}
+            </fieldset>
+          )}
+        </div>
+
 
         <fieldset className="field choice-group booking-email-language" aria-describedby="booking-email-language-hint">
           <legend>{t('booking:choose.emailLanguageLegend')}</legend>

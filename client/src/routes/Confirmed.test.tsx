@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auth } from '../auth/session';
 import { completeIntake, readyBooking, seedBooking, summaryRows } from '../test/booking';
 import { bindAuthToStore, fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
@@ -18,11 +18,14 @@ const confirmed = {
 };
 
 beforeEach(async () => {
+  // The person is in the clinic's zone unless a test says otherwise (one time shown).
+  vi.stubEnv('TZ', 'Asia/Tokyo');
   server = fakeServer({ '/auth/confirm': () => reply({ uid: 'u1', email: 'alice@example.com', token: 'bearer-1' }) });
   await bindAuthToStore();
 });
 
 afterEach(() => {
+  vi.unstubAllEnvs();
   view?.unmount();
   view = undefined;
 });
@@ -39,13 +42,28 @@ describe('/b/confirmed', () => {
     await openConfirmed();
     const card = screen.getByRole('region', { name: 'Your appointment' });
     expect(summaryRows(card)).toEqual([
-      ['Date', 'March 5, 2025'],
-      ['Time', '11:00 (Japan Standard Time)'],
+      ['Date and time', 'Wed, Mar 5, 11:00 Japan Standard Time'],
       ['Counselor', 'Counselor c-brown'],
       ['Language of your e-mails', 'English'],
     ]);
     expect(within(card).getByRole('link', { name: 'Join the video session' }).getAttribute('href')).toBe(confirmed.joinUrl);
     expect(screen.getByRole('timer').textContent).toMatch(/180/);
+  });
+
+  it("shows the person's own time beside the clinic's when they are abroad, in the summary and the cancel dialog", async () => {
+    vi.stubEnv('TZ', 'America/Los_Angeles');
+    const user = userEvent.setup();
+    await openConfirmed();
+    const card = screen.getByRole('region', { name: 'Your appointment' });
+    expect(summaryRows(card).slice(0, 2)).toEqual([
+      ['Date and time', 'Wed, Mar 5, 11:00 Japan Standard Time'],
+      ['Your local time', 'Tue, Mar 4, 6:00 PM Pacific Time'],
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Cancel appointment' }));
+    const dialog = screen.getByRole('dialog', { name: 'Cancel your appointment' });
+    expect(
+      within(dialog).getByText('Appointment: Wed, Mar 5, 11:00 Japan Standard Time (your time: Tue, Mar 4, 6:00 PM Pacific Time)'),
+    ).toBeTruthy();
   });
 
   it('says so when the appointment is not confirmed', async () => {

@@ -1,5 +1,5 @@
 /**
- * /b/confirmed: the booking (date and time in the clinic's time zone, counselor, e-mail
+ * /b/confirmed: the booking (date and time in the clinic's time zone and the person's own, counselor, e-mail
  * language), the link to join the video session, a return-home countdown, and "Cancel
  * appointment" (the cancel modal). An appointment that is not confirmed says where to go.
  */
@@ -89,6 +89,8 @@ export default function Confirmed() {
             {cancelling && (
               <CancelDialog
                 appointmentId={appointmentId}
+                booked={booked}
+                locale={locale}
                 onClose={() => {
                   setCancelling(false);
                 }}

@@ -22,12 +22,15 @@ const pending = {
 };
 
 beforeEach(() => {
+  // The person is in the clinic's zone unless a test says otherwise (one time shown).
+  vi.stubEnv('TZ', 'Asia/Tokyo');
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(T0);
   server = fakeServer();
 });
 
 afterEach(() => {
+  vi.unstubAllEnvs();
   view?.unmount();
   view = undefined;
   vi.useRealTimers();
@@ -51,8 +54,7 @@ describe('/b/checkout', () => {
     expect(summaryRows(card)).toEqual([
       ['Service', 'Hereditary cancer counseling'],
       ['Price', '¥16,500'],
-      ['Date', 'March 5, 2025'],
-      ['Time', '11:00 (Japan Standard Time)'],
+      ['Date and time', 'Wed, Mar 5, 11:00 Japan Standard Time'],
       ['Counselor', 'Counselor c-brown'],
       ['Language of your e-mails', 'English'],
     ]);

@@ -27,10 +27,13 @@ function held(expiresAt: number, extra: Record<string, unknown> = {}) {
 }
 
 beforeEach(() => {
+  // The person is in the clinic's zone unless a test says otherwise (one time shown).
+  vi.stubEnv('TZ', 'Asia/Tokyo');
   server = fakeServer();
 });
 
 afterEach(() => {
+  vi.unstubAllEnvs();
   view?.unmount();
   view = undefined;
   vi.useRealTimers();
@@ -53,8 +56,7 @@ describe('/b/review: submitting with a held time', () => {
     seedBooking({ intake: completeIntake, fields: held(T0 + minutes(9) + 41_000) });
     const card = await screen.findByRole('region', { name: 'Your appointment' });
     expect(summaryRows(card)).toEqual([
-      ['Date', 'March 5, 2025'],
-      ['Time', '11:00 (Japan Standard Time)'],
+      ['Date and time', 'Wed, Mar 5, 11:00 Japan Standard Time'],
       ['Counselor', 'Counselor c-brown'],
       ['Language of your e-mails', '日本語'],
     ]);
@@ -141,7 +143,7 @@ describe('/b/review: submitting with a held time', () => {
     seedBooking({ intake: completeIntake, fields: held(T0 + minutes(10)), locale: 'ja' });
     expect(await screen.findByRole('button', { name: '予約を確定する' })).toBeTruthy();
     expect(screen.getByRole('timer', { name: '仮押さえの残り時間' }).textContent).toBe('10:00');
-    expect(screen.getByText('11:00（日本標準時）')).toBeTruthy();
+    expect(screen.getByText('3月5日(水) 11:00 日本標準時')).toBeTruthy();
   });
 
   it('says "お支払いへ進む" for a priced service', async () => {
