@@ -10,6 +10,7 @@ import type { Locale } from '../i18n/locale';
 import { optionsFor, type FieldDef, type OptionValue } from './index';
 import { relativeChoiceByKey, relativeChoiceOf, relativeGroups } from './relatives';
 import { describedBy, FieldError, FieldLabel } from '../components/FieldParts';
+import './combobox.css';
 
 export interface RelativeAnswer {
   side: OptionValue | null;
@@ -38,13 +39,14 @@ export function RelativeField({ id, field, required, value, onChange, locale, in
   const hintId = `${id}-hint`;
   const current = relativeChoiceOf(value.side, value.relationship);
   // An answer no choice shows (a relationship saved without its side) is shown as it was saved.
-  const unmatched =
+  const relation =
     current === null && value.relationship !== null
       ? (optionsFor(field, null).find((option) => option.value === value.relationship)?.label[locale] ?? String(value.relationship))
       : null;
+  const unmatched = relation === null ? null : t('relative.sideMissing', { relation });
   const selected = current?.key ?? (unmatched !== null ? UNMATCHED : '');
   return (
-    <div className="field" data-invalid={invalid || undefined}>
+    <div className="field relative-field" data-invalid={invalid || undefined}>
       <FieldLabel htmlFor={id} label={field.label[locale]} required={required} />
       <p id={hintId} className="hint">
         {t('relative.hint')}

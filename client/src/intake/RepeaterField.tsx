@@ -63,8 +63,6 @@ export function RepeaterField({ field, value, onChange, required, issueAt, conte
         // An item field's answer lives in the item; its problems are keyed by its full path.
         const renderChild: RenderControl = (child, childRequired, other) => {
           const childPath = `${itemPath}.${child.path}`;
-          // Answered by its sibling's control ("Who is it?" answers the side).
-          if (child.askedWith !== undefined) return null;
           const sideField = child.sideField;
           if (sideField !== undefined) {
             const sidePath = `${itemPath}.${sideField}`;

@@ -313,7 +313,7 @@ describe('fields', () => {
     const grandmother = screen.getByRole('group', { name: 'Entry 2' });
     // Saved without its side: shown as saved, and the side asked for.
     const whoElse = within(grandmother).getByRole<HTMLSelectElement>('combobox', { name: 'Who is it?' });
-    expect(whoElse.selectedOptions[0]?.textContent).toBe('Maternal grandmother');
+    expect(whoElse.selectedOptions[0]?.textContent).toBe('Maternal grandmother: choose whose family');
     await user.click(screen.getByRole('button', { name: 'Save and continue' }));
     expect(within(grandmother).getByText('*Required')).toBeTruthy();
     expect(send).not.toHaveBeenCalled();
