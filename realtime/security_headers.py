@@ -5,15 +5,27 @@ the Vite build in client/dist): its own scripts and stylesheets (no inline scrip
 element), same-origin fetches and the Socket.IO websocket (CSP 3: 'self' covers ws/wss of
 the same host). The Stripe Checkout step is a top-level navigation, which CSP does not
 restrict. No page of ours may be framed. See docs/protocol.md, "Transport limits".
+
+One exception to "no inline style element": react-aria-components (the questionnaire's combo
+box) prepend two fixed <style> elements of their own (a touch-action rule for pressable
+elements; an overscroll rule while an overlay is open on iOS). The policy allows exactly
+those two texts by their SHA-256, nothing else inline; tests/test_security_headers.py
+recomputes them from the installed react-aria, so an upgrade that changes them fails there.
 """
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+# The <style> texts react-aria injects (react-aria/dist/private/interactions/usePress.mjs,
+# overlays/usePreventScroll.mjs), by the base64 SHA-256 that CSP compares.
+REACT_ARIA_STYLE_HASHES = (
+    "sha256-38RhXrc7EdReTKsOm23ZPOCUgniTUUcjky8QOOrQx6o=",
+    "sha256-gYiS/BvZvRcK27JIXTuwhZ3hs2+VJ1X+2gUlE+farlg=",
+)
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
         "script-src 'self'",
-        "style-src 'self'",
+        "style-src 'self' " + " ".join(f"'{h}'" for h in REACT_ARIA_STYLE_HASHES),
         "img-src 'self'",
         "font-src 'self'",
         "connect-src 'self'",

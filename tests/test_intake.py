@@ -326,6 +326,35 @@ async def test_family_members_with_conditions_and_other(prenatal: Booking) -> No
     )
 
 
+async def test_family_members_as_the_one_who_question_saves_them(prenatal: Booking) -> None:
+    # "Who is it?" answers side and relationship together; the couple's children have no side.
+    new = [
+        {"side": 0, "relationship": 9, "disorders": ["Q36", "Q35"]},
+        {"relationship": 2, "disorders": ["Q21.0"]},
+    ]
+    # Saved by the earlier form: a child with a side, the conditions in any order.
+    old = [{"side": 1, "relationship": 1, "disorders": ["F89", "Q90"]}]
+    assert "version" in await prenatal.save({"intake.familyMembers": new + old})
+    saved = (await prenatal.document())["data"]["intake"]["familyMembers"]
+    assert saved == new + old
+    for bad in (
+        {"side": 2},  # no third side
+        {"side": "0"},
+        {"side": True},
+        {"relationship": "1"},
+        {"disorders": ["Q99"]},  # not a condition of the list
+        {"disorders": ["Q36", "Q36"]},
+        {"disorders": "Q36"},
+    ):
+        item = {**new[0], **bad}
+        assert refused(
+            await prenatal.save({"intake.familyMembers": [item]}),
+            "intake.familyMembers",
+            "invalidOption",
+        ), bad
+    assert (await prenatal.document())["data"]["intake"]["familyMembers"] == new + old
+
+
 @pytest.mark.parametrize(("service", "good", "bad"), [("pgt", 9, 10), ("prenatal", 11, 1)])
 async def test_patient_role_codes_depend_on_the_service(
     base_url: str, service: str, good: int, bad: int

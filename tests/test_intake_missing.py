@@ -141,6 +141,19 @@ def test_repeater_items_are_checked_item_by_item() -> None:
     }
 
 
+def test_the_side_is_asked_for_a_relative_but_not_for_the_couples_children() -> None:
+    family = with_answer(
+        PRENATAL_COMPLETE,
+        "intake.familyMembers",
+        [
+            {"relationship": 1, "disorders": ["Q90"]},  # a son: the couple's, no side
+            {"side": 1, "relationship": 2, "disorders": ["F89"]},  # saved before: kept as is
+            {"relationship": 9, "disorders": ["Q36"]},  # a grandfather: whose?
+        ],
+    )
+    assert missing_answers(family, "prenatal") == {"family": ["intake.familyMembers.2.side"]}
+
+
 def test_relative_dates() -> None:
     today = date(2026, 11, 25)
     assert resolve_date("today", today) == today

@@ -1,14 +1,16 @@
 """Security headers on every response; HSTS over https; no query string in the logs."""
 
+import base64
+import hashlib
 import re
 from pathlib import Path
 
 import httpx
 import pytest
 
-from realtime.security_headers import CONTENT_SECURITY_POLICY
+from realtime.security_headers import CONTENT_SECURITY_POLICY, REACT_ARIA_STYLE_HASHES
 from tests.support.clients import connect, sign_in
-from tests.support.server import ServerProcess
+from tests.support.server import ROOT, ServerProcess
 
 EXPECTED = {
     "content-security-policy": CONTENT_SECURITY_POLICY,
@@ -27,6 +29,30 @@ def test_the_policy_allows_no_inline_script_and_no_framing() -> None:
     assert directives["script-src"] == "'self'"
     assert "unsafe" not in CONTENT_SECURITY_POLICY
     assert directives["frame-ancestors"] == "'none'"
+
+
+def test_the_only_inline_styles_allowed_are_the_ones_react_aria_injects() -> None:
+    directives = dict(d.strip().split(" ", 1) for d in CONTENT_SECURITY_POLICY.split(";"))
+    hashes = directives["style-src"].split()[1:]
+    assert hashes == [f"'{h}'" for h in REACT_ARIA_STYLE_HASHES]
+    # Recomputed from the installed react-aria: `style.textContent = `...`.trim()` as it runs.
+    private = ROOT / "node_modules" / "react-aria" / "dist" / "private"
+    texts = []
+    for module in ("interactions/usePress.mjs", "overlays/usePreventScroll.mjs"):
+        source = (private / module).read_text(encoding="utf-8")
+        found = re.findall(r"style\.textContent = `(.*?)`\.trim\(\)", source, re.S)
+        assert len(found) == 1, module
+        texts.append(
+            found[0]
+            .replace("${$d27d541f9569d26d$var$PRESSABLE_ATTRIBUTE}", "data-react-aria-pressable")
+            .strip()
+        )
+    assert "${" not in "".join(texts)
+    digests = [
+        "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+        for text in texts
+    ]
+    assert digests == list(REACT_ARIA_STYLE_HASHES)
 
 
 async def test_every_kind_of_response_carries_the_headers(server: ServerProcess) -> None:

@@ -94,7 +94,10 @@ async def test_the_questionnaire_names_every_answer_of_a_response(
     base_url: str, staff: Account
 ) -> None:
     async with person(base_url, "prenatal", complete=True) as someone:
-        family = [{"side": 0, "relationship": 4, "disorders": ["Q90"]}]
+        family = [
+            {"side": 0, "relationship": 4, "disorders": ["Q90"]},
+            {"relationship": 2, "disorders": ["Q36"]},  # the couple's daughter: no side
+        ]
         saved = await someone.sock.update(someone.path, {"intake.familyMembers": family})
         assert "version" in saved, saved
         answers = await get(
@@ -106,6 +109,14 @@ async def test_the_questionnaire_names_every_answer_of_a_response(
         form = await get(base_url, f"/fhir/Questionnaire/{service}", staff.token)
     assert form.status_code == 200
     assert link_ids(response["item"]) <= link_ids(form.json()["item"])
+    # One group per relative; the daughter's has her relationship and no side.
+    family_step = next(step for step in response["item"] if step["linkId"] == "family")
+    daughter = family_step["item"][1]["item"]
+    assert [answer["linkId"] for answer in daughter] == [
+        "intake.familyMembers.relationship",
+        "intake.familyMembers.disorders",
+    ]
+    assert daughter[0]["answer"][0]["valueCoding"]["code"] == "2"
 
 
 async def test_the_questionnaire_is_refused_as_the_other_staff_routes(

@@ -32,10 +32,10 @@ ITEM_TYPES = {
     "select": "choice",
     "scale": "choice",
     "checkbox": "choice",
-    "transferlist": "choice",
+    "combobox": "choice",
     "repeater": "group",
 }
-MULTIPLE = frozenset({"checkbox", "transferlist", "repeater"})
+MULTIPLE = frozenset({"checkbox", "combobox", "repeater"})
 
 
 def _applies(condition: dict[str, Any] | None, category: str) -> bool:

@@ -194,7 +194,7 @@ def check(field: Field, value: Any, context: IntakeContext) -> Any:
         return _date(field, value, context.today)
     if kind in ("radio", "select", "scale"):
         return _choice(field, value, context.category)
-    if kind in ("checkbox", "transferlist"):
+    if kind in ("checkbox", "combobox"):
         return _choices(field, value, context.category)
     if kind == "repeater":
         return _items(field, value, context)

@@ -349,7 +349,7 @@ def _shaped(field: Field) -> Strategy:
     options = _options(field)
     if field.type in ("radio", "select", "scale") and options:
         return st.sampled_from(options)
-    if field.type in ("checkbox", "transferlist") and options:
+    if field.type in ("checkbox", "combobox") and options:
         return st.lists(st.sampled_from(options), max_size=len(options) + 1)
     if field.type == "number":
         low, high = field.min or 0, field.max if field.max is not None else 100

@@ -19,7 +19,7 @@ import {
 import type { Locale } from '../i18n/locale';
 import { DateField } from './DateField';
 import { describedBy, EMAIL_INPUT, FieldError, FieldLabel, RequiredMark } from '../components/FieldParts';
-import { TransferList } from './TransferList';
+import { ComboboxField } from './ComboboxField';
 
 /**
  * What every field of the questionnaire is shown in, the same for all the fields of a step:
@@ -220,9 +220,9 @@ export function FieldControl(props: FieldControlProps) {
         </fieldset>
       );
     }
-    case 'transferlist':
+    case 'combobox':
       return (
-        <TransferList
+        <ComboboxField
           id={id}
           label={label}
           required={required}
@@ -235,7 +235,7 @@ export function FieldControl(props: FieldControlProps) {
           issue={issue}
         >
           {children}
-        </TransferList>
+        </ComboboxField>
       );
     case 'repeater':
       // Rendered by RepeaterField (it needs the item fields' own state and problems).

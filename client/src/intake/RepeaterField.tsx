@@ -18,6 +18,7 @@ import {
 import { FieldError, RequiredMark } from '../components/FieldParts';
 import { FieldControl, type FieldContext } from './IntakeField';
 import { ShownFields, type RenderControl } from './ShownFields';
+import { RelativeField } from './RelativeField';
 
 export interface RepeaterFieldProps {
   field: FieldDef;
@@ -45,8 +46,8 @@ export function RepeaterField({ field, value, onChange, required, issueAt, conte
   const canAdd = field.maxItems === undefined || value.length < field.maxItems;
   const addLabel = field.addLabel?.[locale] ?? '';
 
-  const update = (index: number, path: string, next: unknown) => {
-    onChange(value.map((item, i) => (i === index ? setPath(item, path, next) : item)));
+  const update = (index: number, changes: Record<string, unknown>) => {
+    onChange(value.map((item, i) => (i === index ? Object.entries(changes).reduce((acc, [path, next]) => setPath(acc, path, next), item) : item)));
   };
 
   return (
@@ -62,13 +63,39 @@ export function RepeaterField({ field, value, onChange, required, issueAt, conte
         // An item field's answer lives in the item; its problems are keyed by its full path.
         const renderChild: RenderControl = (child, childRequired, other) => {
           const childPath = `${itemPath}.${child.path}`;
+          const sideField = child.sideField;
+          if (sideField !== undefined) {
+            const sidePath = `${itemPath}.${sideField}`;
+            const relativeIssue = issueAt(childPath) ?? issueAt(sidePath);
+            const answer = (path: string) => {
+              const stored = getPath(item, path);
+              return typeof stored === 'number' || typeof stored === 'string' ? stored : null;
+            };
+            return (
+              <RelativeField
+                id={fieldDomId(childPath)}
+                field={child}
+                required={childRequired}
+                value={{ side: answer(sideField), relationship: answer(child.path) }}
+                onChange={(next) => {
+                  update(index, { [sideField]: next.side, [child.path]: next.relationship });
+                }}
+                locale={locale}
+                invalid={relativeIssue !== null}
+                errorId={`${fieldDomId(childPath)}-error`}
+                issue={relativeIssue}
+              >
+                {other}
+              </RelativeField>
+            );
+          }
           return (
             <FieldControl
               field={child}
               path={childPath}
               value={getPath(item, child.path)}
               onChange={(next) => {
-                update(index, child.path, next);
+                update(index, { [child.path]: next });
               }}
               required={childRequired}
               issue={issueAt(childPath)}

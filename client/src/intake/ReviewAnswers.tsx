@@ -10,6 +10,7 @@ import type { Locale } from '../i18n/locale';
 import {
   definitionMessage,
   formatAnswer,
+  formatRelative,
   getPath,
   isEmptyAnswer,
   isFieldRequired,
@@ -26,6 +27,8 @@ interface Display {
   locale: Locale;
   category: Category;
   listSeparator: string;
+  /** Staff: conditions with their classification codes. */
+  showCodes?: boolean;
 }
 
 function Rows({ fields, answers, display }: { fields: readonly FieldDef[]; answers: unknown; display: Display }) {
@@ -35,12 +38,16 @@ function Rows({ fields, answers, display }: { fields: readonly FieldDef[]; answe
   return (
     <dl className="review-rows">
       {fields
-        .filter((field) => !others.has(field.path) && isFieldVisible(field, fields, scope))
+        // A field answered by a sibling's control (the side, by "Who is it?") is shown in its row.
+        .filter((field) => !others.has(field.path) && field.askedWith === undefined && isFieldVisible(field, fields, scope))
         .map((field) => {
           const value = getPath(answers, field.path);
           const otherField = fields.find((candidate) => candidate.path === field.other);
           const other = otherField ? { field: otherField, value: getPath(answers, otherField.path) } : undefined;
-          const missing = isEmptyAnswer(field, value) && isFieldRequired(field, fields, scope);
+          const sideField = fields.find((candidate) => candidate.path === field.sideField);
+          const sideMissing =
+            sideField !== undefined && isEmptyAnswer(sideField, getPath(answers, sideField.path)) && isFieldRequired(sideField, fields, scope);
+          const missing = (isEmptyAnswer(field, value) && isFieldRequired(field, fields, scope)) || sideMissing;
           let shown;
           if (field.type === 'repeater') {
             const items: unknown[] = Array.isArray(value) ? (value as unknown[]) : [];
@@ -55,6 +62,8 @@ function Rows({ fields, answers, display }: { fields: readonly FieldDef[]; answe
                   ))}
                 </ol>
               );
+          } else if (sideField !== undefined) {
+            shown = formatRelative(getPath(answers, sideField.path), value, display, other) ?? formatAnswer(field, value, display, other);
           } else {
             shown = formatAnswer(field, value, display, other);
           }

@@ -32,6 +32,7 @@ export function ShownFields({ fields, scope, render, markPaths = false }: ShownF
       </div>
     );
   };
-  // An "other" text field is framed inside its choice, not on its own.
-  return <>{fields.filter((field) => !others.has(field.path)).map(frame)}</>;
+  // An "other" text field is framed inside its choice, not on its own; a field answered by a
+  // sibling's control (the family's side, by "Who is it?") has no frame at all.
+  return <>{fields.filter((field) => !others.has(field.path) && field.askedWith === undefined).map(frame)}</>;
 }

@@ -305,18 +305,19 @@ describe('fields', () => {
     expect(screen.queryByRole('group', { name: 'Entry 2' })).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Save and continue' }));
-    expect(within(first).getAllByText('*Required')).toHaveLength(3);
+    expect(within(first).getAllByText('*Required')).toHaveLength(2); // who, and the conditions
     expect(send).not.toHaveBeenCalled();
 
-    await user.click(within(first).getByRole('radio', { name: "Woman's side" }));
-    await user.selectOptions(within(first).getByRole('combobox', { name: 'Relationship' }), 'Father');
-    const available = within(first).getByRole('listbox', { name: 'Available: Conditions' });
-    expect(within(available).getByRole('option', { name: 'Down syndrome (Q90)' })).toBeTruthy();
-    expect(within(available).getByRole('option', { name: 'Cleft lip (Q36, external)' })).toBeTruthy();
-    await user.selectOptions(available, ['Q90', 'other']);
-    await user.click(within(first).getByRole('button', { name: 'Add selected' }));
-    const chosen = within(first).getByRole('listbox', { name: 'Chosen: Conditions' });
-    expect(within(chosen).getAllByRole('option').map((option) => option.textContent)).toEqual(['Down syndrome (Q90)', 'Other']);
+    await user.selectOptions(within(first).getByRole('combobox', { name: 'Who is it?' }), "The woman's paternal grandfather (her father's father)");
+    expect(within(first).queryByRole('radio')).toBeNull(); // the side is not asked again
+    const conditions = within(first).getByRole('combobox', { name: 'Conditions' });
+    await user.click(conditions);
+    await user.click(await screen.findByRole('option', { name: 'Down syndrome' }));
+    await user.type(conditions, 'oth');
+    await user.keyboard('{ArrowDown}{Enter}{Escape}');
+    const chosen = within(first).getByRole('grid', { name: 'Chosen: Conditions' });
+    expect(within(chosen).getAllByRole('row').map((row) => row.textContent)).toEqual(['Down syndrome×', 'Other×']);
+    expect(within(first).queryByText(/Q90/)).toBeNull(); // codes are stored, never shown
     const other = within(first).getByRole('textbox', { name: 'Other conditions (separate with commas)' });
     expect(within(first).getByText('Separate several entries with commas.')).toBeTruthy();
     await user.type(other, 'Marfan, Fabry');
@@ -325,24 +326,44 @@ describe('fields', () => {
       expect(send).toHaveBeenCalledTimes(1);
     });
     expect(send).toHaveBeenCalledWith('appointments/a1', {
-      'intake.familyMembers': [{ side: 0, relationship: 3, disorders: ['Q90', 'other'], disordersOther: 'Marfan, Fabry' }],
+      'intake.familyMembers': [{ side: 0, relationship: 9, disorders: ['Q90', 'other'], disordersOther: 'Marfan, Fabry' }],
     });
   });
 
-  it('moves conditions back with the remove button and by keyboard', async () => {
+  it('shows answers saved before "Who is it?" as they were, and sends a child without a side', async () => {
+    const send = fakeSaves();
     const user = userEvent.setup();
     open('/b/family');
-    seedAppointment({ intake: { familyMembers: [{ side: 1, relationship: 4, disorders: ['Q90', 'F89'] }] } });
-    const item = await screen.findByRole('group', { name: 'Entry 1' });
-    const chosen = within(item).getByRole('listbox', { name: 'Chosen: Conditions' });
-    await user.selectOptions(chosen, ['F89']);
-    await user.click(within(item).getByRole('button', { name: 'Remove selected' }));
-    expect(within(chosen).getAllByRole('option').map((option) => option.getAttribute('value'))).toEqual(['Q90']);
-    const available = within(item).getByRole('listbox', { name: 'Available: Conditions' });
-    await user.selectOptions(available, ['Q35']);
-    available.focus();
-    await user.keyboard('{Enter}');
-    expect(within(chosen).getAllByRole('option').map((option) => option.getAttribute('value'))).toEqual(['Q90', 'Q35']);
+    seedAppointment({
+      intake: {
+        familyMembers: [
+          { side: 1, relationship: 1, disorders: ['Q90', 'F89'] },
+          { relationship: 12, disorders: ['Q36'] },
+        ],
+      },
+    });
+    const child = await screen.findByRole('group', { name: 'Entry 1' });
+    const who = within(child).getByRole<HTMLSelectElement>('combobox', { name: 'Who is it?' });
+    expect(who.selectedOptions[0]?.textContent).toBe('Son');
+    const grandmother = screen.getByRole('group', { name: 'Entry 2' });
+    // Saved without its side: shown as saved, and the side asked for.
+    const whoElse = within(grandmother).getByRole<HTMLSelectElement>('combobox', { name: 'Who is it?' });
+    expect(whoElse.selectedOptions[0]?.textContent).toBe('Maternal grandmother: choose whose family');
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    expect(within(grandmother).getByText('*Required')).toBeTruthy();
+    expect(send).not.toHaveBeenCalled();
+    await user.selectOptions(whoElse, "The partner's maternal grandmother (their mother's mother)");
+    await user.selectOptions(who, 'Daughter');
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await waitFor(() => {
+      expect(send).toHaveBeenCalledTimes(1);
+    });
+    expect(send).toHaveBeenCalledWith('appointments/a1', {
+      'intake.familyMembers': [
+        { relationship: 2, disorders: ['Q90', 'F89'] },
+        { side: 1, relationship: 12, disorders: ['Q36'] },
+      ],
+    });
   });
 
   it('leads a step that does not apply to the service on to the next one that does', async () => {

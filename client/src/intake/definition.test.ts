@@ -3,7 +3,7 @@ import { routes } from '../router';
 import { definition, groupTypes, multiChoiceTypes, otherParents, singleChoiceTypes, type Condition, type FieldDef } from './definition';
 import { resolveDateBound } from './dates';
 
-const knownTypes = ['text', 'textarea', 'number', 'date', 'radio', 'select', 'checkbox', 'scale', 'transferlist', 'repeater'];
+const knownTypes = ['text', 'textarea', 'number', 'date', 'radio', 'select', 'checkbox', 'scale', 'combobox', 'repeater'];
 
 function everyFieldList(): { where: string; fields: FieldDef[] }[] {
   const lists: { where: string; fields: FieldDef[] }[] = [];
@@ -80,7 +80,7 @@ describe('the intake definition as the client reads it', () => {
     const booking = routes[0]?.children?.[0]?.children?.find((route) => route.path === 'b')?.children ?? [];
     const paths = booking.map((route) => `/b/${route.path ?? ''}`);
     for (const step of definition.steps) expect(paths, step.id).toContain(step.route);
-    expect([...groupTypes].sort()).toEqual(['checkbox', 'radio', 'repeater', 'scale', 'transferlist']);
+    expect([...groupTypes].sort()).toEqual(['checkbox', 'radio', 'repeater', 'scale']);
   });
 
   it('has a consent text in both languages for each version', () => {

@@ -65,7 +65,7 @@ export type FieldType =
   | 'select'
   | 'checkbox'
   | 'scale'
-  | 'transferlist'
+  | 'combobox'
   | 'repeater';
 
 export interface FieldDef {
@@ -99,6 +99,13 @@ export interface FieldDef {
   cases?: FieldCase[];
   /** Select: options in the order of their labels in the person's language, `first` ones first. */
   sortOptions?: { first: OptionValue[] };
+  /**
+   * Repeater item: the sibling field whose one control also answers this one (the family's
+   * `side` is answered by "Who is it?"); this field has no control of its own.
+   */
+  askedWith?: string;
+  /** Repeater item: the sibling field that holds whose family; its choices are `relatives`. */
+  sideField?: string;
 }
 
 export interface StepDef {
@@ -144,6 +151,18 @@ export type MessageKey =
   | 'otherSeparator'
   | 'controlCharacters';
 
+/** One choice of "Who is it?": whose family (null: the couple's children) and the relationship. */
+export interface RelativeChoice {
+  relationship: OptionValue;
+  label: Localized;
+}
+
+export interface RelativeGroup {
+  side: OptionValue | null;
+  label: Localized;
+  choices: RelativeChoice[];
+}
+
 export interface IntakeDefinition {
   otherValue: string;
   unknownValue: string;
@@ -152,6 +171,7 @@ export interface IntakeDefinition {
   rules: Record<string, RuleDef>;
   messages: Record<MessageKey, Localized>;
   options: Record<string, OptionDef[]>;
+  relatives: { groups: RelativeGroup[] };
   consent: Record<string, ConsentText>;
   steps: StepDef[];
 }
@@ -193,9 +213,9 @@ export function optionsFor(field: FieldDef, category: Category): OptionDef[] {
 /** Field types whose answer is one option code. */
 export const singleChoiceTypes: ReadonlySet<FieldType> = new Set<FieldType>(['radio', 'select', 'scale']);
 /** Field types whose answer is a list of option codes. */
-export const multiChoiceTypes: ReadonlySet<FieldType> = new Set<FieldType>(['checkbox', 'transferlist']);
+export const multiChoiceTypes: ReadonlySet<FieldType> = new Set<FieldType>(['checkbox', 'combobox']);
 /** Multi-option field types rendered as a `<fieldset>` with a `<legend>` (docs/product.md "Constants and limits"). */
-export const groupTypes: ReadonlySet<FieldType> = new Set<FieldType>(['radio', 'checkbox', 'scale', 'transferlist', 'repeater']);
+export const groupTypes: ReadonlySet<FieldType> = new Set<FieldType>(['radio', 'checkbox', 'scale', 'repeater']);
 
 /**
  * For a list of sibling fields (a step's, or a repeater item's): which field names each field

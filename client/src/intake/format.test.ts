@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stepById, type FieldDef } from './definition';
-import { formatAnswer } from './format';
+import { formatAnswer, formatRelative } from './format';
 import { fillMessage, issueMessage } from './messages';
 
 const find = (stepId: string, path: string): FieldDef => {
@@ -38,14 +38,26 @@ describe('answers for display', () => {
     );
   });
 
-  it('shows conditions with their classification code, and the comma-separated other conditions', () => {
+  it('shows conditions in words (staff: with their classification code), and the comma-separated other conditions', () => {
     const family = find('family', 'intake.familyMembers');
     const disorders = family.fields?.find((f) => f.path === 'disorders');
     const disordersOther = family.fields?.find((f) => f.path === 'disordersOther');
     if (!disorders || !disordersOther) throw new Error('definition changed');
-    expect(formatAnswer(disorders, ['Q90', 'other'], en, { field: disordersOther, value: 'Marfan,, Fabry ' })).toBe(
-      'Down syndrome (Q90), Other (Marfan, Fabry)',
-    );
+    const other = { field: disordersOther, value: 'Marfan,, Fabry ' };
+    expect(formatAnswer(disorders, ['Q90', 'Q36', 'other'], en, other)).toBe('Down syndrome, Cleft lip, Other (Marfan, Fabry)');
+    expect(formatAnswer(disorders, ['Q90', 'other'], { ...en, showCodes: true }, other)).toBe('Down syndrome (Q90), Other (Marfan, Fabry)');
+  });
+
+  it('names a relative with whose family they are in, once', () => {
+    const family = find('family', 'intake.familyMembers');
+    const relationOther = family.fields?.find((f) => f.path === 'relationshipOther');
+    if (!relationOther) throw new Error('definition changed');
+    expect(formatRelative(0, 9, en)).toBe("The woman's paternal grandfather (her father's father)");
+    expect(formatRelative(1, 3, ja)).toBe('パートナーの父');
+    expect(formatRelative(undefined, 2, en)).toBe('Daughter');
+    expect(formatRelative(1, 1, en)).toBe('Son'); // saved with a side before: the couple's child all the same
+    expect(formatRelative(1, 'other', ja, { field: relationOther, value: '義理の兄' })).toBe('パートナーのその他のご親族 (義理の兄)');
+    expect(formatRelative(undefined, 9, en)).toBeNull(); // no side: no choice shows it
   });
 
   it('returns null for no answer, and the code itself for an unknown code', () => {

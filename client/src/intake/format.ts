@@ -1,12 +1,14 @@
 /**
  * An answer in readable form for the review page: option labels instead of codes, dates in
- * the person's style, lists joined, the "other" free text with the "Other" option.
+ * the person's style, lists joined, the "other" free text with the "Other" option; the family
+ * step's "Who is it?" in the words of its one choice.
  */
 import { formatDate } from '../i18n/format';
 import type { Locale } from '../i18n/locale';
 import { isIsoDate } from './dates';
 import { allOptionsFor, definition, OTHER, type Category, type FieldDef, type OptionValue } from './definition';
 import { readablePhone } from './phone';
+import { relativeLabel } from './relatives';
 import { isEmptyAnswer, listEntries } from './validate';
 
 export interface DisplayOptions {
@@ -14,6 +16,8 @@ export interface DisplayOptions {
   category: Category;
   /** Between entries of a list (", " in English, "、" in Japanese). */
   listSeparator: string;
+  /** Staff: a condition's classification code after its name; the person never sees codes. */
+  showCodes?: boolean;
 }
 
 /** Whether a field is (in any of its cases) a phone number checked by the phone library. */
@@ -49,7 +53,7 @@ export function formatAnswer(
       const text = textOf(other.field, other.value, options);
       return text === null ? label : `${label} (${text})`;
     }
-    if (field.type === 'transferlist' && option && code !== OTHER) return `${label} (${String(code)})`;
+    if (field.type === 'combobox' && options.showCodes === true && option && code !== OTHER) return `${label} (${String(code)})`;
     return label;
   };
   switch (field.type) {
@@ -65,9 +69,25 @@ export function formatAnswer(
     case 'scale':
       return optionLabel(value);
     case 'checkbox':
-    case 'transferlist':
+    case 'combobox':
       return Array.isArray(value) ? (value as OptionValue[]).map(optionLabel).join(listSeparator) : optionLabel(value);
     case 'repeater':
       return null; // items are shown field by field
   }
+}
+
+/**
+ * "Who is it?" of a family-step item in words ("The woman's father", with the "other" text),
+ * or null when no choice shows the stored pair (a relationship saved without its side).
+ */
+export function formatRelative(
+  side: unknown,
+  relationship: unknown,
+  options: DisplayOptions,
+  other?: { field: FieldDef; value: unknown },
+): string | null {
+  const label = relativeLabel(side, relationship, options.locale);
+  if (label === null) return null;
+  const text = relationship === OTHER && other ? textOf(other.field, other.value, options) : null;
+  return text === null ? label : `${label} (${text})`;
 }

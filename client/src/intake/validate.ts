@@ -108,7 +108,7 @@ export function checkValue(field: FieldDef, value: unknown, context: ValidationC
     case 'scale':
       return inOptions(field, value, context.category) ? null : 'invalidOption';
     case 'checkbox':
-    case 'transferlist': {
+    case 'combobox': {
       if (!Array.isArray(value)) return 'invalidOption';
       if (new Set(value).size !== value.length) return 'invalidOption';
       return value.every((entry) => inOptions(field, entry, context.category)) ? null : 'invalidOption';

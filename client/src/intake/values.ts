@@ -32,7 +32,7 @@ export function toFormValue(field: FieldDef, stored: unknown): FormValue {
     case 'scale':
       return isOptionValue(stored) ? stored : null;
     case 'checkbox':
-    case 'transferlist':
+    case 'combobox':
       return Array.isArray(stored) ? stored.filter(isOptionValue) : [];
     case 'repeater':
       return Array.isArray(stored) ? stored.filter(isRecord).map((item) => itemFormValues(field, item)) : [];
@@ -96,7 +96,7 @@ export function toWireValue(field: FieldDef, value: unknown, category: Category)
     case 'scale':
       return value ?? null;
     case 'checkbox':
-    case 'transferlist':
+    case 'combobox':
       return Array.isArray(value) && value.length > 0 ? value : null;
     case 'repeater': {
       if (!Array.isArray(value) || value.length === 0) return null;

@@ -35,9 +35,10 @@ describe('/b/review', () => {
     expect(within(section('Patient information')).getByText('Woman')).toBeTruthy();
     const family = within(section('Family history'));
     expect(family.getByText('Entry 1')).toBeTruthy();
-    expect(family.getByText("Woman's side")).toBeTruthy();
-    expect(family.getByText('Father')).toBeTruthy();
-    expect(family.getByText('Down syndrome (Q90), Other (Marfan, Fabry)')).toBeTruthy();
+    expect(family.getByText('Who is it?')).toBeTruthy();
+    expect(family.getByText("The woman's father")).toBeTruthy(); // whose family, said once
+    expect(family.queryByText("Woman's side")).toBeNull();
+    expect(family.getByText('Down syndrome, Other (Marfan, Fabry)')).toBeTruthy(); // no codes
     expect(within(section('Your questions and expectations')).getByText('Understand my situation better, Get more information')).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Current pregnancy' })).toBeNull();
     const edit = contact.getByRole('link', { name: 'Edit Contact information' });

@@ -34,6 +34,7 @@ function appointmentReply() {
         familyMembers: [
           { side: 0, relationship: 4, disorders: ['Q90'] },
           { side: 1, relationship: 5, disorders: [] },
+          { relationship: 2, disorders: ['Q36'] }, // the couple's daughter: no side
         ],
         currentPregnancy: { isPregnant: 1 },
       },
@@ -99,12 +100,19 @@ describe('/staff/appointments/:id', () => {
     expect(within(contact).getByText('Japan')).toBeTruthy(); // the country's label, not "JP"
     expect(within(contact).getAllByText('Not answered').length).toBeGreaterThan(0);
     expect(within(answers).queryByRole('link', { name: /Edit/ })).toBeNull();
+    // "Who is it?" in the words of its one choice; staff see the conditions' codes.
+    const family = within(within(answers).getByRole('region', { name: 'Family history' }));
+    expect(family.getByText("The woman's mother")).toBeTruthy();
+    expect(family.getByText('Down syndrome (Q90)')).toBeTruthy();
+    expect(family.getByText('Daughter')).toBeTruthy();
+    expect(family.getByText('Cleft lip (Q36)')).toBeTruthy();
 
     const pedigree = screen.getByRole('region', { name: 'Family history (pedigree)' });
     expect(within(pedigree).getByRole('img', { name: /Mother \(Woman's side\), affected: Down syndrome/ })).toBeTruthy();
     expect(within(pedigree).getByRole('img', { name: /Woman, the person counseled/ })).toBeTruthy();
     expect(within(pedigree).getByRole('img', { name: /Older brother \(Partner's side\)$/ })).toBeTruthy();
     expect(within(pedigree).getByRole('img', { name: /Current pregnancy/ })).toBeTruthy();
+    expect(within(pedigree).getByRole('img', { name: /^III-1 Daughter, affected: Cleft lip \(Q36\)$/ })).toBeTruthy();
   });
 
   it('offers the actions the status allows and reloads after one', async () => {

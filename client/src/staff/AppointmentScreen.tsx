@@ -33,7 +33,7 @@ function Answers({ appointment, category }: { appointment: StaffAppointment; cat
   const locale = useAppStore(selectLocale);
   const { document } = appointment;
   const steps = applicableSteps(scopeOf(document, category));
-  const display = { locale, category, listSeparator: t('intake:listSeparator') };
+  const display = { locale, category, listSeparator: t('intake:listSeparator'), showCodes: true };
   const familyAnswers = useMemo(() => familyAnswersOf(document), [document]);
   const layout = useMemo(() => pedigreeOf(familyAnswers), [familyAnswers]);
   const listed = Array.isArray(familyAnswers.familyMembers) && familyAnswers.familyMembers.length > 0;

@@ -8,6 +8,10 @@ configure({ asyncUtilTimeout: 3000 });
 window.scrollTo = vi.fn();
 Element.prototype.scrollIntoView = vi.fn();
 
+// jsdom has no CSS.escape; react-aria-components find their list items with it.
+if (typeof globalThis.CSS === 'undefined') Object.assign(globalThis, { CSS: {} });
+if (typeof CSS.escape !== 'function') CSS.escape = (value: string) => value.replace(/[^\w-]/g, (ch) => `\\${ch}`);
+
 afterEach(() => {
   cleanup();
   sessionStorage.clear();

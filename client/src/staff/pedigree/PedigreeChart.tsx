@@ -21,6 +21,7 @@ interface Words {
   locale: Locale;
   category: Category;
   listSeparator: string;
+  showCodes?: boolean;
 }
 
 /** The conditions of a person in words: the definition's labels, then the free-text ones. */
