@@ -131,6 +131,8 @@ async def test_the_family_step_by_keyboard_alone_on_a_phone_in_japanese(
     await expect(who).to_be_visible()
     # "Who is it?" is the only question about the person: no second "which side" question.
     await expect(first.get_by_role("radio")).to_have_count(0)
+    # The combo box's code has loaded (a placeholder stands in for it until then).
+    await expect(first.get_by_role("combobox", name=CONDITIONS["ja"])).to_be_visible()
     await who.focus()
     # The woman's family comes first: 女性ご本人, 女性の父, 女性の母 ...
     for _ in range(3):

@@ -3,7 +3,7 @@
  * asterisk when required, the input of its type, a hint, and its problem announced and linked
  * by aria-describedby. Values in, values out: the step form owns them (react-hook-form).
  */
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   dateBoundsOf,
@@ -19,7 +19,11 @@ import {
 import type { Locale } from '../i18n/locale';
 import { DateField } from './DateField';
 import { describedBy, EMAIL_INPUT, FieldError, FieldLabel, RequiredMark } from '../components/FieldParts';
-import { ComboboxField } from './ComboboxField';
+import { ComboboxPlaceholder } from './ComboboxPlaceholder';
+
+// react-aria-components weigh about 240 kB: only a step with a combo box (the family step)
+// loads them, the other steps stay small.
+const ComboboxField = lazy(() => import('./ComboboxField').then((module) => ({ default: module.ComboboxField })));
 
 /**
  * What every field of the questionnaire is shown in, the same for all the fields of a step:
@@ -222,20 +226,22 @@ export function FieldControl(props: FieldControlProps) {
     }
     case 'combobox':
       return (
-        <ComboboxField
-          id={id}
-          label={label}
-          required={required}
-          options={options}
-          value={Array.isArray(value) ? (value as OptionValue[]) : []}
-          onChange={onChange}
-          locale={locale}
-          invalid={invalid}
-          errorId={errorId}
-          issue={issue}
-        >
-          {children}
-        </ComboboxField>
+        <Suspense fallback={<ComboboxPlaceholder label={label} required={required} errorId={errorId} issue={issue} />}>
+          <ComboboxField
+            id={id}
+            label={label}
+            required={required}
+            options={options}
+            value={Array.isArray(value) ? (value as OptionValue[]) : []}
+            onChange={onChange}
+            locale={locale}
+            invalid={invalid}
+            errorId={errorId}
+            issue={issue}
+          >
+            {children}
+          </ComboboxField>
+        </Suspense>
       );
     case 'repeater':
       // Rendered by RepeaterField (it needs the item fields' own state and problems).

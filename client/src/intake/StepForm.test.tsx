@@ -304,6 +304,7 @@ describe('fields', () => {
     seedAppointment();
     await user.click(await screen.findByRole('button', { name: 'Add family member' }));
     const first = await screen.findByRole('group', { name: 'Entry 1' });
+    await within(first).findByRole('combobox', { name: 'Conditions' }); // its code loaded
     await user.click(screen.getByRole('button', { name: 'Add family member' }));
     expect(screen.getByRole('group', { name: 'Entry 2' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Remove entry 2' }));
@@ -315,7 +316,7 @@ describe('fields', () => {
 
     await user.selectOptions(within(first).getByRole('combobox', { name: 'Who is it?' }), "The woman's paternal grandfather (her father's father)");
     expect(within(first).queryByRole('radio')).toBeNull(); // the side is not asked again
-    const conditions = within(first).getByRole('combobox', { name: 'Conditions' });
+    const conditions = await within(first).findByRole('combobox', { name: 'Conditions' });
     await user.click(conditions);
     await user.click(await screen.findByRole('option', { name: 'Down syndrome' }));
     await user.type(conditions, 'oth');
@@ -348,6 +349,7 @@ describe('fields', () => {
       },
     });
     const child = await screen.findByRole('group', { name: 'Entry 1' });
+    await within(child).findByRole('combobox', { name: 'Conditions' }); // its code loaded
     const who = within(child).getByRole<HTMLSelectElement>('combobox', { name: 'Who is it?' });
     expect(who.selectedOptions[0]?.textContent).toBe('Son');
     const grandmother = screen.getByRole('group', { name: 'Entry 2' });
