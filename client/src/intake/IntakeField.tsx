@@ -6,10 +6,12 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  dateBoundsOf,
   definitionMessage,
   fieldDomId,
   optionsFor,
+  pickerBoundsOf,
+  textLength,
+  toggleChoice,
   type FieldDef,
   type OptionDef,
   type OptionValue,
@@ -19,6 +21,8 @@ import type { Locale } from '../i18n/locale';
 import { DateField } from './DateField';
 import { describedBy, EMAIL_INPUT, FieldError, FieldLabel, RequiredMark } from '../components/FieldParts';
 import { TransferList } from './TransferList';
+import { CharacterCounter } from './CharacterCounter';
+import { toHalfWidth } from '../validation/halfWidth';
 
 /**
  * What every field of the questionnaire is shown in, the same for all the fields of a step:
@@ -64,7 +68,9 @@ export function FieldControl(props: FieldControlProps) {
   const label = field.label[locale];
   const invalid = issue !== null;
   const options: OptionDef[] = optionsFor(field, category);
-  const hint = field.list === true ? definitionMessage('otherSeparator', locale) : null;
+  const hint = field.hint?.[locale] ?? (field.list === true ? definitionMessage('otherSeparator', locale) : null);
+  const counterId = `${id}-count`;
+  const counted = field.type === 'textarea' && field.maxLength !== undefined ? field.maxLength : null;
 
   switch (field.type) {
     case 'text':
@@ -75,8 +81,12 @@ export function FieldControl(props: FieldControlProps) {
         value: typeof value === 'string' ? value : '',
         'aria-invalid': invalid,
         'aria-required': required,
-        'aria-describedby': describedBy(hint !== null && hintId, invalid && errorId),
-        onBlur,
+        'aria-describedby': describedBy(hint !== null && hintId, counted !== null && counterId, invalid && errorId),
+        onBlur: () => {
+          // A typed value is shown as it is saved: full-width letters and digits half-width.
+          if (field.rule !== undefined && typeof value === 'string' && toHalfWidth(value) !== value) onChange(toHalfWidth(value));
+          onBlur?.();
+        },
       };
       return (
         <div className="field" data-invalid={invalid || undefined}>
@@ -99,6 +109,9 @@ export function FieldControl(props: FieldControlProps) {
               }}
             />
           )}
+          {counted !== null && (
+            <CharacterCounter id={counterId} length={textLength(common.value)} max={counted} locale={locale} />
+          )}
           {hint !== null && (
             <p id={hintId} className="hint">
               {hint}
@@ -117,7 +130,7 @@ export function FieldControl(props: FieldControlProps) {
             required={required}
             value={typeof value === 'string' ? value : ''}
             onChange={onChange}
-            bounds={dateBoundsOf(field, today)}
+            bounds={pickerBoundsOf(field, today)}
             today={today}
             locale={locale}
             invalid={invalid}
@@ -161,11 +174,8 @@ export function FieldControl(props: FieldControlProps) {
       const multiple = field.type === 'checkbox';
       const chosen = Array.isArray(value) ? (value as OptionValue[]) : [];
       const toggle = (option: OptionValue, checked: boolean) => {
-        const next = new Set(chosen);
-        if (checked) next.add(option);
-        else next.delete(option);
-        // Kept in the order of the option list.
-        onChange(options.map((candidate) => candidate.value).filter((candidate) => next.has(candidate)));
+        // Kept in the order of the option list; "none" (an exclusive option) alone.
+        onChange(toggleChoice(options, chosen, option, checked));
       };
       return (
         <fieldset

@@ -20,6 +20,8 @@ export interface OptionDef {
   label: Localized;
   /** Conditions list only: an external (visible) anomaly. */
   external?: boolean;
+  /** "None": ticked alone or not at all (ticking it clears the others, and another clears it). */
+  exclusive?: boolean;
 }
 
 /** `{"field", "in": [...]}`: the field's answer is one of the values. */
@@ -73,6 +75,10 @@ export interface FieldDef {
   /** Dates: "today", "+300d" (relative to today in the clinic's time zone) or YYYY-MM-DD. */
   after?: string;
   before?: string;
+  /** A date of birth: refused outside the ages of `birthDateAges`. */
+  birthDate?: boolean;
+  /** What the field's answer looks like, under it (the patient ID's format). */
+  hint?: Localized;
   /** Comma-separated entries (the "other" conditions). */
   list?: boolean;
   maxItems?: number;
@@ -117,12 +123,26 @@ export type MessageKey =
   | 'reviewMissing'
   | 'retention'
   | 'otherSeparator'
-  | 'controlCharacters';
+  | 'controlCharacters'
+  | 'ageTooOld'
+  | 'ageTooYoung'
+  | 'exclusiveOption';
+
+/** A Japanese era for typed dates: its name (平成), letter (H) and first day (year 1, 元年). */
+export interface EraDef {
+  name: string;
+  letter: string;
+  start: string;
+}
 
 export interface IntakeDefinition {
   otherValue: string;
   unknownValue: string;
   maxDateStringLength: number;
+  /** The possible ages of a person by a date of birth (fields with `birthDate`). */
+  birthDateAges: { min: number; max: number };
+  /** Newest first; an era ends the day before the next one starts. */
+  eras: EraDef[];
   serviceCategories: string[];
   rules: Record<string, RuleDef>;
   messages: Record<MessageKey, Localized>;
