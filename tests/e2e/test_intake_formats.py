@@ -10,6 +10,7 @@ from typing import Any
 from playwright.async_api import Browser, Page, expect
 
 from tests.conftest import unique_email
+from tests.e2e.test_accessibility import assert_accessible
 from tests.support.browser import signed_in
 from tests.support.clients import connect, sign_in
 from tests.support.server import ServerProcess
@@ -58,6 +59,8 @@ async def test_full_width_era_dates_and_questions_that_apply_in_japanese_on_a_ph
     await patient_id.fill("１０２９３８")
     await patient_id.blur()
     await expect(patient_id).to_have_value("102938")
+    await page.screenshot(path=str(SHOTS / "patient-ja-phone.png"), full_page=True)
+    await assert_accessible(page, "patient ja")
     await page.get_by_role("button", name="保存して次へ").click()
     await expect(page).to_have_url(re.compile("/b/contact$"))
 
@@ -68,6 +71,7 @@ async def test_full_width_era_dates_and_questions_that_apply_in_japanese_on_a_ph
     await page.get_by_role("button", name="保存して次へ").click()
     await expect(page.get_by_text("120歳を超える日付は入力できません")).to_be_visible()
     await page.screenshot(path=str(SHOTS / "profile-ja-phone-refused.png"), full_page=True)
+    await assert_accessible(page, "profile ja, refused")
     await dob.fill("平成2年4月1日")
     await dob.blur()
     await expect(dob).to_have_value("1990/04/01")
@@ -93,6 +97,7 @@ async def test_full_width_era_dates_and_questions_that_apply_in_japanese_on_a_ph
     await expect(
         page.get_by_role("group", name="以前の妊娠で出生前検査を受けたことがありますか")
     ).to_have_count(0)
+    await assert_accessible(page, "prenatal testing ja")
 
     # "None" is ticked alone.
     await page.goto(base + "/b/expectations")
@@ -109,6 +114,7 @@ async def test_full_width_era_dates_and_questions_that_apply_in_japanese_on_a_ph
     await topics.fill("検査の結果について")
     await expect(page.get_by_text("9 / 2,000")).to_be_visible()
     await page.screenshot(path=str(SHOTS / "expectations-ja-phone.png"), full_page=True)
+    await assert_accessible(page, "expectations ja")
     await page.context.close()
 
 
@@ -130,6 +136,7 @@ async def test_us_dates_and_the_counter_in_english_on_a_desktop(
     await page.get_by_role("button", name="Save and continue").click()
     await expect(page.get_by_text("it would make the person older than 120")).to_be_visible()
     await page.screenshot(path=str(SHOTS / "profile-en-desktop-refused.png"), full_page=True)
+    await assert_accessible(page, "profile en, refused")
 
     await page.goto(base + "/b/expectations")
     topics = page.get_by_label("What would you like to talk about?", exact=True)
@@ -143,4 +150,5 @@ async def test_us_dates_and_the_counter_in_english_on_a_desktop(
     # The count was there all along: nothing under the text box moved.
     assert await below.evaluate(gap, await topics.element_handle()) == before
     await page.screenshot(path=str(SHOTS / "expectations-en-desktop-over.png"), full_page=True)
+    await assert_accessible(page, "expectations en, over the limit")
     await page.context.close()
