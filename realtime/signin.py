@@ -24,7 +24,7 @@ from realtime.errors import FunctionError
 from realtime.mail.render import render
 from realtime.ratelimit import enforce_each
 from realtime.state import AppState
-from realtime.text import clean
+from realtime.text import clean, half_width
 from storage.db import AsyncSession
 from storage.models import SignInLink
 from storage.repo_signin import add_link, link_for_update, lock_links_of, retire_other_links
@@ -49,7 +49,8 @@ def normalize_email(value: object) -> str:
     """
     if not isinstance(value, str) or clean(value, multiline=False) is None:
         raise _invalid_email()
-    local, at, domain = unicodedata.normalize("NFC", value.strip()).lower().rpartition("@")
+    typed = half_width(value).strip()  # an address typed in full-width letters
+    local, at, domain = unicodedata.normalize("NFC", typed).lower().rpartition("@")
     email = f"{local}{at}{domain.rstrip('.')}"
     if len(email) > MAX_EMAIL_LENGTH or not EMAIL_PATTERN.fullmatch(email):
         raise _invalid_email()

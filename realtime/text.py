@@ -39,6 +39,20 @@ def clean(value: str, *, multiline: bool) -> str | None:
     return value
 
 
+# Full-width forms of the ASCII characters (U+FF01-U+FF5E) and the ideographic space, as a
+# Japanese keyboard types them: full-width "102938" is the patient ID 102938. Katakana and every
+# other Japanese character are left alone (NFKC would also turn half-width katakana into
+# full-width and "㈱" into "(株)", which is not ours to change).
+_HALF_WIDTH: dict[int, int] = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {
+    0x3000: 0x20
+}
+
+
+def half_width(value: str) -> str:
+    """`value` with full-width ASCII forms and the ideographic space as their ASCII selves."""
+    return value.translate(_HALF_WIDTH)
+
+
 def refusal_text() -> str:
     return message(CONTROL_CHARACTERS, "en")
 

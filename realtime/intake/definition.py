@@ -7,6 +7,7 @@ definition.json and nothing else.
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any, Final
 
@@ -17,6 +18,20 @@ _RAW: Final[dict[str, Any]] = json.loads(
 OTHER: Final[str] = _RAW["otherValue"]
 MAX_DATE_STRING_LENGTH: Final[int] = int(_RAW["maxDateStringLength"])
 MESSAGES: Final[dict[str, dict[str, str]]] = _RAW["messages"]
+MIN_AGE: Final[int] = int(_RAW["birthDateAges"]["min"])
+MAX_AGE: Final[int] = int(_RAW["birthDateAges"]["max"])
+
+
+@dataclass(frozen=True)
+class Era:
+    name: str  # 平成
+    letter: str  # H
+    start: date  # its first day; year 1 (元年) is start.year
+
+
+ERAS: Final[tuple[Era, ...]] = tuple(
+    Era(e["name"], e["letter"], date.fromisoformat(e["start"])) for e in _RAW["eras"]
+)
 
 
 @dataclass(frozen=True)
@@ -50,6 +65,11 @@ OPTIONS: Final[dict[str, tuple[Any, ...]]] = {
     name: tuple(option["value"] for option in values if not option.get("retired"))
     for name, values in _RAW["options"].items()
 }
+# The options of a list that exclude every other ("none"): ticked alone or not at all.
+EXCLUSIVE: Final[dict[str, frozenset[Any]]] = {
+    name: frozenset(option["value"] for option in values if option.get("exclusive"))
+    for name, values in _RAW["options"].items()
+}
 CONSENT_VERSIONS: Final[frozenset[str]] = frozenset(_RAW["consent"])
 
 
@@ -77,17 +97,22 @@ class Field:
     max: int | None = None
     after: str | None = None
     before: str | None = None
+    birth_date: bool = False
     is_list: bool = False
     min_items: int = 0
     max_items: int | None = None
     fields: tuple["Field", ...] = field(default_factory=tuple)
     cases: tuple[Case, ...] = ()
 
-    def option_values(self, category: str) -> tuple[Any, ...]:
+    def option_list(self, category: str) -> str | None:
+        """The name of the field's option list for a service category."""
         if isinstance(self.options, dict):
-            name = self.options.get(category, self.options["default"])
-            return OPTIONS[name]
-        return OPTIONS[self.options] if self.options else ()
+            return self.options.get(category, self.options["default"])
+        return self.options
+
+    def option_values(self, category: str) -> tuple[Any, ...]:
+        name = self.option_list(category)
+        return OPTIONS[name] if name else ()
 
 
 @dataclass(frozen=True)
@@ -113,6 +138,7 @@ def _field(spec: dict[str, Any]) -> Field:
         max=spec.get("max"),
         after=spec.get("after"),
         before=spec.get("before"),
+        birth_date=bool(spec.get("birthDate")),
         is_list=bool(spec.get("list")),
         min_items=int(spec.get("minItems", 0)),
         max_items=spec.get("maxItems"),

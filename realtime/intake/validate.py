@@ -5,9 +5,15 @@ bounds; relative dates ("today", "+300d") are days in the clinic's timezone. Whe
 is asked (`when`) does not matter when saving; it matters for what is missing at review.
 A field's `cases` choose its rule by other answers (a person abroad's name and phone): they
 are read in the answers as they will be after the update (IntakeContext.answers).
+
+Typed values are read as a Japanese keyboard types them: a text with a rule (patient ID,
+codes, phone, e-mail) has its full-width letters and digits made half-width before the rule,
+and a date may come in the typed forms of realtime/intake/typed_dates.py; what is stored is
+the normalised value (the half-width text, the ISO date).
 """
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
@@ -16,17 +22,22 @@ import phonenumbers
 
 from realtime.days import in_range
 from realtime.intake.definition import (
+    EXCLUSIVE,
     FIELDS,
+    MAX_AGE,
     MAX_DATE_STRING_LENGTH,
+    MIN_AGE,
+    OPTION_LABELS,
+    OTHER,
     RULES,
     STEPS,
     Field,
     Rule,
     message,
 )
-from realtime.text import CONTROL_CHARACTERS, clean
+from realtime.intake.typed_dates import parse_typed_date, years_before
+from realtime.text import CONTROL_CHARACTERS, clean, half_width
 
-ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 RELATIVE_DAYS = re.compile(r"^\+(\d{1,4})d$")
 
 
@@ -100,6 +111,8 @@ def _text(field: Field, answer: Any, context: IntakeContext) -> str | None:
     if value is None:
         raise _fail(CONTROL_CHARACTERS)
     rule = RULES[field.rule] if field.rule else None
+    if rule is not None:  # a typed value: full-width "102938" is 102938; free text stays
+        value = half_width(value)
     if not value.strip():
         if rule is not None and rule.trim:  # customAlphanumeric: at least one character
             raise Problem(rule.name, rule.message["en"])
@@ -126,12 +139,14 @@ def _number(field: Field, value: Any) -> int:
 def _date(field: Field, value: Any, today: date) -> str:
     if not isinstance(value, str) or len(value) > MAX_DATE_STRING_LENGTH:
         raise _fail("invalidDate")
-    try:
-        if not ISO_DATE.fullmatch(value):
-            raise ValueError(value)
-        day = date.fromisoformat(value)
-    except ValueError:
-        raise _fail("invalidDate") from None
+    day = parse_typed_date(value)
+    if day is None:
+        raise _fail("invalidDate")
+    if field.birth_date:  # an age no one has (1850-01-01, or this year) is a typing mistake
+        if not day > years_before(today, MAX_AGE + 1):
+            raise _fail("ageTooOld", max=MAX_AGE)
+        if not day <= years_before(today, MIN_AGE):
+            raise _fail("ageTooYoung", min=MIN_AGE)
     if not in_range(day):
         raise _fail("invalidDate")
     if field.after is not None:
@@ -142,7 +157,7 @@ def _date(field: Field, value: Any, today: date) -> str:
         bound = resolve_date(field.before, today)
         if not day <= bound:
             raise _fail("dateBefore", date=bound.isoformat())
-    return value
+    return day.isoformat()
 
 
 def _choice(field: Field, value: Any, category: str) -> Any:
@@ -159,6 +174,11 @@ def _choices(field: Field, value: Any, category: str) -> list[Any]:
         set(map(str, value))
     ) != len(value):
         raise _fail("invalidOption")
+    name = field.option_list(category)
+    alone = [v for v in value if name and v in EXCLUSIVE[name]]
+    if alone and len(value) > 1:  # "none" with tests taken says two things
+        label = next(text for v, text in OPTION_LABELS[name or ""] if v == alone[0])
+        raise _fail("exclusiveOption", option=label["en"])
     return value
 
 
@@ -257,17 +277,74 @@ def value_at(data: dict[str, Any], path: str) -> Any:
     return current
 
 
-def holds(condition: dict[str, Any] | None, data: dict[str, Any], category: str) -> bool:
+def holds(
+    condition: dict[str, Any] | None,
+    data: dict[str, Any],
+    category: str,
+    answer_at: Callable[[str], Any] | None = None,
+) -> bool:
+    """A condition on the answers (`answer_at` may hide the answers of hidden fields)."""
     if condition is None:
         return True
     if "service" in condition:
         return category in condition["service"]
-    answer = value_at(data, condition["field"])
+    answer = (answer_at or (lambda path: value_at(data, path)))(condition["field"])
     if "contains" in condition:
         return isinstance(answer, list) and condition["contains"] in answer
     if "notIn" in condition:  # answered, and not one of them
         return answer is not None and answer not in condition["notIn"]
+    if isinstance(answer, list):  # a list answer: when any of its entries is one of them
+        return any(entry in condition["in"] for entry in answer)
     return answer in condition["in"]
+
+
+class _Shown:
+    """Which fields of a list (a step's, an item's) are asked, as the browser decides it
+    (client/src/intake/conditions.ts): a field's `when` holds, and a field named as another's
+    `other` is asked only while that one is asked and holds "other". An answer of a field
+    that is not asked counts as no answer: "No" to an earlier pregnancy hides its tests even
+    where they were answered before. A condition may name a field of another step."""
+
+    def __init__(self, siblings: tuple[Field, ...], data: dict[str, Any], category: str) -> None:
+        self.by_path = {f.path: f for f in siblings}
+        self.parents = {f.other: f for f in siblings if f.other}
+        self.data = data
+        self.category = category
+
+    def _answer(self, path: str, seen: frozenset[str]) -> Any:
+        referred = self.by_path.get(path)
+        if referred is not None and not self.asked(referred, seen):
+            return None
+        if referred is None and path in FIELDS:  # a field of another step
+            step = _Shown(_STEP_FIELDS[path], self.data, self.category)
+            if not step.asked(FIELDS[path], seen):
+                return None
+        return value_at(self.data, path)
+
+    def _holds(self, condition: dict[str, Any] | None, seen: frozenset[str]) -> bool:
+        return holds(condition, self.data, self.category, lambda path: self._answer(path, seen))
+
+    def asked(self, field: Field, seen: frozenset[str] = frozenset()) -> bool:
+        if field.path in seen:  # a cycle in the definition: never asked
+            return False
+        trail = seen | {field.path}
+        if not self._holds(field.when, trail):
+            return False
+        parent = self.parents.get(field.path)
+        if parent is None:
+            return True
+        chosen = value_at(self.data, parent.path)
+        has_other = OTHER in chosen if isinstance(chosen, list) else chosen == OTHER
+        return has_other and self.asked(parent, trail)
+
+    def required(self, field: Field) -> bool:
+        if not self.asked(field):
+            return False
+        when = field.required_when
+        return field.required or (when is not None and self._holds(when, frozenset({field.path})))
+
+
+_STEP_FIELDS: dict[str, tuple[Field, ...]] = {f.path: s.fields for s in STEPS for f in s.fields}
 
 
 def _empty(value: Any) -> bool:
@@ -276,12 +353,11 @@ def _empty(value: Any) -> bool:
 
 def _missing_fields(fields: tuple[Field, ...], data: dict[str, Any], category: str) -> list[str]:
     missing: list[str] = []
+    shown = _Shown(fields, data, category)
     for field in fields:
-        if not holds(field.when, data, category):
+        if not shown.asked(field):
             continue
-        needed = field.required or (
-            field.required_when is not None and holds(field.required_when, data, category)
-        )
+        needed = shown.required(field)
         answer = value_at(data, field.path)
         if field.type == "repeater":
             items = answer if isinstance(answer, list) else []

@@ -6,11 +6,13 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  dateBoundsOf,
   definition,
   definitionMessage,
   fieldDomId,
   optionsFor,
+  pickerBoundsOf,
+  textLength,
+  toggleChoice,
   type FieldDef,
   type OptionDef,
   type OptionValue,
@@ -24,6 +26,8 @@ import { ComboboxPlaceholder } from './ComboboxPlaceholder';
 // react-aria-components weigh about 240 kB: only a step with a combo box (the family step)
 // loads them, the other steps stay small.
 const ComboboxField = lazy(() => import('./ComboboxField').then((module) => ({ default: module.ComboboxField })));
+import { CharacterCounter } from './CharacterCounter';
+import { toHalfWidth } from '../validation/halfWidth';
 
 /**
  * What every field of the questionnaire is shown in, the same for all the fields of a step:
@@ -83,7 +87,9 @@ export function FieldControl(props: FieldControlProps) {
   const label = field.label[locale];
   const invalid = issue !== null;
   const options: OptionDef[] = optionsFor(field, category);
-  const hint = field.list === true ? definitionMessage('otherSeparator', locale) : null;
+  const hint = field.hint?.[locale] ?? (field.list === true ? definitionMessage('otherSeparator', locale) : null);
+  const counterId = `${id}-count`;
+  const counted = field.type === 'textarea' && field.maxLength !== undefined ? field.maxLength : null;
 
   switch (field.type) {
     case 'text':
@@ -94,8 +100,12 @@ export function FieldControl(props: FieldControlProps) {
         value: typeof value === 'string' ? value : '',
         'aria-invalid': invalid,
         'aria-required': required,
-        'aria-describedby': describedBy(hint !== null && hintId, invalid && errorId),
-        onBlur,
+        'aria-describedby': describedBy(hint !== null && hintId, counted !== null && counterId, invalid && errorId),
+        onBlur: () => {
+          // A typed value is shown as it is saved: full-width letters and digits half-width.
+          if (field.rule !== undefined && typeof value === 'string' && toHalfWidth(value) !== value) onChange(toHalfWidth(value));
+          onBlur?.();
+        },
       };
       return (
         <div className="field" data-invalid={invalid || undefined}>
@@ -118,6 +128,9 @@ export function FieldControl(props: FieldControlProps) {
               }}
             />
           )}
+          {counted !== null && (
+            <CharacterCounter id={counterId} length={textLength(common.value)} max={counted} locale={locale} />
+          )}
           {hint !== null && (
             <p id={hintId} className="hint">
               {hint}
@@ -136,7 +149,7 @@ export function FieldControl(props: FieldControlProps) {
             required={required}
             value={typeof value === 'string' ? value : ''}
             onChange={onChange}
-            bounds={dateBoundsOf(field, today)}
+            bounds={pickerBoundsOf(field, today)}
             today={today}
             locale={locale}
             invalid={invalid}
@@ -181,11 +194,8 @@ export function FieldControl(props: FieldControlProps) {
       const multiple = field.type === 'checkbox';
       const chosen = Array.isArray(value) ? (value as OptionValue[]) : [];
       const toggle = (option: OptionValue, checked: boolean) => {
-        const next = new Set(chosen);
-        if (checked) next.add(option);
-        else next.delete(option);
-        // Kept in the order of the option list.
-        onChange(options.map((candidate) => candidate.value).filter((candidate) => next.has(candidate)));
+        // Kept in the order of the option list; "none" (an exclusive option) alone.
+        onChange(toggleChoice(options, chosen, option, checked));
       };
       return (
         <fieldset

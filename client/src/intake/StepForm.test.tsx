@@ -189,7 +189,7 @@ describe('save and continue', () => {
     await user.type(lastName, 'ﾔﾏﾀﾞ');
     const phone = screen.getByRole('textbox', { name: '電話番号' });
     await user.clear(phone);
-    await user.type(phone, '０３-１２３４');
+    await user.type(phone, '03 1234');
     await user.click(screen.getByRole('button', { name: '保存して次へ' }));
     expect(await screen.findByText('カタカナで入力してください。')).toBeTruthy();
     expect(screen.getByText('半角数字(0-9)とハイフン(-)のみを使用してください。')).toBeTruthy();

@@ -20,6 +20,7 @@ import {
   scopeOf,
   stepIssues,
   wireAnswersFor,
+  withStepAnswers,
   fieldRefusal,
   type FieldDef,
   type FormItem,
@@ -107,8 +108,10 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
     if (focusRequest > 0) focusFirstInvalid(formRef.current);
   }, [focusRequest]);
 
-  const wire = wireAnswersFor(step, values, category);
-  const liveIssues = checked ? stepIssues(step, wire, context) : {};
+  const wire = wireAnswersFor(step, values, category, document);
+  // What this step's conditions read: its answers as typed, other steps' as saved.
+  const answered = withStepAnswers(step, wire, document);
+  const liveIssues = checked ? stepIssues(step, answered, context) : {};
 
   const issueAt = (path: string, field: FieldDef): string | null => {
     const server = refused[path];
@@ -121,8 +124,8 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
 
   const save = async (formValues: FormValues) => {
     setFormError(null);
-    const answers = wireAnswersFor(step, formValues, category);
-    const issues = stepIssues(step, answers, context);
+    const answers = wireAnswersFor(step, formValues, category, documentRef.current);
+    const issues = stepIssues(step, withStepAnswers(step, answers, documentRef.current), context);
     setChecked(true);
     if (Object.keys(issues).length > 0) {
       setFocusRequest((n) => n + 1);
@@ -143,7 +146,7 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
           }
           setRefused(byPath);
           const consent = refusal.codes.consent;
-          const shown = scopeOf(answers, category);
+          const shown = scopeOf(withStepAnswers(step, answers, documentRef.current), category);
           const placed = (path: string) =>
             step.fields.some(
               (field) =>
@@ -208,7 +211,7 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
         void handleSubmit(save)(event);
       }}
     >
-      <ShownFields fields={step.fields} scope={scopeOf(wire, category)} render={renderControl} markPaths />
+      <ShownFields fields={step.fields} scope={scopeOf(answered, category)} render={renderControl} markPaths />
       {formError !== null && (
         <p role="alert" className="error-text form-error">
           {formError}

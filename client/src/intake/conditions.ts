@@ -9,7 +9,9 @@
  *   not with one of them; `{"field", "contains": v}` when the list answer holds v.
  *   Values compare strictly (1 is not "1").
  * - A field referred to by a condition counts as unanswered while it is itself hidden, so
- *   answers left behind by an earlier choice never show or require anything.
+ *   answers left behind by an earlier choice never show or require anything. A condition may
+ *   name a field of another step ("No" to an earlier pregnancy hides the questions about its
+ *   tests); the scope then holds the whole document.
  * - A field that another names as its `other` is shown only while that field is shown and its
  *   answer is (or holds) the option "other".
  * - Required: shown, and `required: true` or its `requiredWhen` holds.
@@ -65,14 +67,24 @@ export function isFieldVisible(field: FieldDef, siblings: readonly FieldDef[], s
   return visible(field, siblings, scope, new Set());
 }
 
+/** A step's field by its path, with its step's fields (for conditions naming another step). */
+const stepFields = new Map<string, { field: FieldDef; siblings: readonly FieldDef[] }>(
+  definition.steps.flatMap((step) => step.fields.map((field) => [field.path, { field, siblings: step.fields }] as const)),
+);
+
+/** The answer at `path` as a condition sees it: none while that field is itself hidden. */
+function conditionValue(path: string, siblings: readonly FieldDef[], scope: Scope, trail: Set<string>): unknown {
+  const referred = siblings.find((candidate) => candidate.path === path);
+  if (referred) return visible(referred, siblings, scope, trail) ? scope.get(path) : undefined;
+  const elsewhere = stepFields.get(path);
+  if (elsewhere && !visible(elsewhere.field, elsewhere.siblings, scope, trail)) return undefined;
+  return scope.get(path);
+}
+
 function visible(field: FieldDef, siblings: readonly FieldDef[], scope: Scope, seen: Set<string>): boolean {
   if (seen.has(field.path)) return false; // a cycle in the definition: never shown
   const trail = new Set(seen).add(field.path);
-  const valueOf = (path: string) => {
-    const referred = siblings.find((candidate) => candidate.path === path);
-    if (referred && !visible(referred, siblings, scope, trail)) return undefined;
-    return scope.get(path);
-  };
+  const valueOf = (path: string) => conditionValue(path, siblings, scope, trail);
   if (field.when && !evaluateCondition(field.when, scope, valueOf)) return false;
   const parent = otherParents(siblings).get(field.path);
   if (parent && (!visible(parent, siblings, scope, trail) || !hasOther(scope.get(parent.path)))) return false;
@@ -104,12 +116,7 @@ export function isFieldRequired(field: FieldDef, siblings: readonly FieldDef[], 
   if (field.required === true) return true;
   if (!field.requiredWhen) return false;
   const trail = new Set([field.path]);
-  const valueOf = (path: string) => {
-    const referred = siblings.find((candidate) => candidate.path === path);
-    if (referred && !visible(referred, siblings, scope, trail)) return undefined;
-    return scope.get(path);
-  };
-  return evaluateCondition(field.requiredWhen, scope, valueOf);
+  return evaluateCondition(field.requiredWhen, scope, (path) => conditionValue(path, siblings, scope, trail));
 }
 
 /** Whether a step applies to the appointment (its `when`, usually a service condition). */

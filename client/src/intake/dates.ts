@@ -4,6 +4,7 @@
  * Pure functions; "today" is always passed in or computed for an explicit IANA zone.
  */
 import { definition } from './definition';
+import { toHalfWidth } from '../validation/halfWidth';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MS_PER_DAY = 86_400_000;
@@ -98,24 +99,82 @@ export function dateOutOfBounds(iso: string, bounds: DateBounds): 'dateAfter' | 
   return null;
 }
 
-/** Full-width digits and separators (Japanese input) as ASCII. */
-function halfWidth(text: string): string {
-  return text.replace(/[\uFF10-\uFF19\uFF0D\uFF0F\uFF0E]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0xfee0));
+const YEAR_FIRST = /^(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?$/;
+const COMPACT = /^(\d{4})(\d{2})(\d{2})$/;
+/** Year last is always month/day/year: US English writes it so, Japanese never writes the year last. */
+const YEAR_LAST = /^(\d{1,2})\s*\/\s*(\d{1,2})\s*\/\s*(\d{4})$/;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const ERA = new RegExp(
+  `^(${definition.eras.map((era) => escapeRegExp(era.name)).join('|')}|[${definition.eras.map((era) => era.letter).join('')}])` +
+    '\\s*(\\d{1,2}|元)\\s*[-/.年]\\s*(\\d{1,2})\\s*[-/.月]\\s*(\\d{1,2})\\s*日?$',
+  'i',
+);
+
+function isoOf(year: number, month: number, day: number): string | null {
+  const iso = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  return isIsoDate(iso) ? iso : null;
 }
 
-const TYPED_DATE = /^(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?$/;
+/** An era date (平成2年4月1日, H2.4.1) as ISO, or null when the day is not within that era. */
+function eraDate(mark: string, eraYear: string, month: number, day: number): string | null {
+  const index = definition.eras.findIndex((era) => era.name === mark || era.letter === mark.toUpperCase());
+  const era = definition.eras[index];
+  if (era === undefined) return null;
+  const year = eraYear === '元' ? 1 : Number(eraYear);
+  if (year < 1) return null;
+  const iso = isoOf(Number(era.start.slice(0, 4)) + year - 1, month, day);
+  const next = index > 0 ? definition.eras[index - 1]?.start : undefined;
+  if (iso === null || iso < era.start || (next !== undefined && iso >= next)) return null;
+  return iso;
+}
 
 /**
- * A typed date -> ISO "YYYY-MM-DD", or null when it is not a date. Accepts 2025-03-05,
- * 2025/3/5, 2025.03.05, 2025年3月5日 (also in full-width digits). Strings longer than the
- * definition's maxDateStringLength (1000) are not parsed at all.
+ * A typed date -> ISO "YYYY-MM-DD", or null when it is not a date. The server reads the same
+ * forms the same way (realtime/intake/typed_dates.py; shared cases: tests/intake_format_cases.json),
+ * in half-width or full-width digits: 1990-04-01, 1990/4/1, 1990.4.1, 1990年4月1日, 19900401;
+ * 04/01/1990 (month/day/year); era dates 平成2年4月1日, 平成元年4月1日, H2.4.1, R6/1/5. Strings
+ * longer than the definition's maxDateStringLength (1000) are not parsed at all.
  */
 export function parseTypedDate(text: string): string | null {
   if (text.length > definition.maxDateStringLength) return null;
-  const match = TYPED_DATE.exec(halfWidth(text.trim()));
-  if (!match) return null;
-  const iso = `${match[1] ?? ''}-${(match[2] ?? '').padStart(2, '0')}-${(match[3] ?? '').padStart(2, '0')}`;
-  return isIsoDate(iso) ? iso : null;
+  const typed = toHalfWidth(text).trim();
+  const first = YEAR_FIRST.exec(typed) ?? COMPACT.exec(typed);
+  if (first) return isoOf(Number(first[1]), Number(first[2]), Number(first[3]));
+  const last = YEAR_LAST.exec(typed);
+  if (last) return isoOf(Number(last[3]), Number(last[1]), Number(last[2]));
+  const era = ERA.exec(typed);
+  if (era) return eraDate(era[1] ?? '', era[2] ?? '', Number(era[3]), Number(era[4]));
+  return null;
+}
+
+/** The same month and day `years` earlier (29 February as the 28th in a common year). */
+export function yearsBefore(today: string, years: number): string {
+  const year = String(Number(today.slice(0, 4)) - years).padStart(4, '0');
+  const candidate = `${year}${today.slice(4)}`;
+  return isIsoDate(candidate) ? candidate : `${year}-02-28`;
+}
+
+/**
+ * A birth date's problem (definition `birthDateAges`): older than the maximum age, or younger
+ * than the minimum, on the clinic's today; null when the age is possible.
+ */
+export function ageIssue(iso: string, today: string): 'ageTooOld' | 'ageTooYoung' | null {
+  const { min, max } = definition.birthDateAges;
+  if (!(iso > yearsBefore(today, max + 1))) return 'ageTooOld';
+  if (!(iso <= yearsBefore(today, min))) return 'ageTooYoung';
+  return null;
+}
+
+/** What the calendar offers for a field: its bounds, narrowed to the possible ages of a birth date. */
+export function pickerBoundsOf(field: { after?: string; before?: string; birthDate?: boolean }, today: string): DateBounds {
+  const bounds = dateBoundsOf(field, today);
+  if (field.birthDate !== true) return bounds;
+  const oldest = yearsBefore(today, definition.birthDateAges.max + 1);
+  const youngest = yearsBefore(today, definition.birthDateAges.min);
+  return {
+    after: bounds.after !== undefined && bounds.after > oldest ? bounds.after : oldest,
+    before: bounds.before !== undefined && bounds.before < youngest ? bounds.before : youngest,
+  };
 }
 
 /** True when the picker must not offer this day. */

@@ -42,13 +42,15 @@ describe('the intake definition as the client reads it', () => {
     }
   });
 
-  it('names as `other` and in conditions only fields of the same step (or item)', () => {
+  it('names as `other` only fields of the same step (or item), in conditions also those of an earlier step', () => {
     for (const { where, fields } of everyFieldList()) {
       const paths = fields.map((field) => field.path);
+      const stepIndex = definition.steps.findIndex((step) => step.fields === fields);
+      const earlier = definition.steps.slice(0, Math.max(0, stepIndex)).flatMap((step) => step.fields.map((field) => field.path));
       for (const field of fields) {
         if (field.other !== undefined) expect(paths, `${where} ${field.path} other`).toContain(field.other);
         for (const referred of [conditionField(field.when), conditionField(field.requiredWhen)]) {
-          if (referred !== null) expect(paths, `${where} ${field.path}`).toContain(referred);
+          if (referred !== null) expect([...paths, ...earlier], `${where} ${field.path}`).toContain(referred);
         }
       }
       // An "other" text belongs to one field. (It is shown only while that field's answer holds

@@ -22,6 +22,8 @@ export interface OptionDef {
   external?: boolean;
   /** An old answer (the country "other"): named where it is shown, no longer offered or accepted. */
   retired?: boolean;
+  /** "None": ticked alone or not at all (ticking it clears the others, and another clears it). */
+  exclusive?: boolean;
 }
 
 /** `{"field", "in": [...]}`: the field's answer is one of the values. */
@@ -88,6 +90,10 @@ export interface FieldDef {
   /** Dates: "today", "+300d" (relative to today in the clinic's time zone) or YYYY-MM-DD. */
   after?: string;
   before?: string;
+  /** A date of birth: refused outside the ages of `birthDateAges`. */
+  birthDate?: boolean;
+  /** What the field's answer looks like, under it (the patient ID's format). */
+  hint?: Localized;
   /** Comma-separated entries (the "other" conditions). */
   list?: boolean;
   maxItems?: number;
@@ -149,7 +155,17 @@ export type MessageKey =
   | 'reviewMissing'
   | 'retention'
   | 'otherSeparator'
-  | 'controlCharacters';
+  | 'controlCharacters'
+  | 'ageTooOld'
+  | 'ageTooYoung'
+  | 'exclusiveOption';
+
+/** A Japanese era for typed dates: its name (平成), letter (H) and first day (year 1, 元年). */
+export interface EraDef {
+  name: string;
+  letter: string;
+  start: string;
+}
 
 /** One choice of "Who is it?": whose family (null: the couple's children) and the relationship. */
 export interface RelativeChoice {
@@ -167,6 +183,10 @@ export interface IntakeDefinition {
   otherValue: string;
   unknownValue: string;
   maxDateStringLength: number;
+  /** The possible ages of a person by a date of birth (fields with `birthDate`). */
+  birthDateAges: { min: number; max: number };
+  /** Newest first; an era ends the day before the next one starts. */
+  eras: EraDef[];
   serviceCategories: string[];
   rules: Record<string, RuleDef>;
   messages: Record<MessageKey, Localized>;

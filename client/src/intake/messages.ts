@@ -6,7 +6,7 @@
 import { formatDate } from '../i18n/format';
 import type { Locale } from '../i18n/locale';
 import { dateBoundsOf } from './dates';
-import { definition, type FieldDef, type MessageKey } from './definition';
+import { definition, optionsFor, type FieldDef, type MessageKey } from './definition';
 
 /** "{{max}} characters" with {max: 4} -> "4 characters". Unknown names stay as written. */
 export function fillMessage(template: string, values: Record<string, string | number>): string {
@@ -48,6 +48,12 @@ export function issueMessage(
   const max = key === 'tooMany' ? field?.maxItems : key === 'tooLong' ? field?.maxLength : field?.max;
   if (max !== undefined) values.max = max;
   if (field?.min !== undefined) values.min = field.min;
+  if (key === 'ageTooOld') values.max = definition.birthDateAges.max;
+  if (key === 'ageTooYoung') values.min = definition.birthDateAges.min;
+  if (key === 'exclusiveOption' && field) {
+    const alone = optionsFor(field, null).filter((option) => option.exclusive === true);
+    values.option = alone.map((option) => option.label[locale]).join(locale === 'ja' ? '」「' : ', ');
+  }
   const filled = fillMessage(template, values);
   // A placeholder this field cannot fill (e.g. an item's date bound reported at its repeater):
   // the server's own words say more.

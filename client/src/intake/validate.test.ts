@@ -155,11 +155,13 @@ describe('checks of a value by type', () => {
     expect(checkValue(edd, '2025-03-05', context)).toBe('dateAfter'); // today is not after today
     expect(checkValue(edd, '2025-12-31', context)).toBe('dateBefore');
     expect(checkValue(edd, '2025-12-30', context)).toBeNull(); // today + 300 days: on the bound
-    const dob = field('profile', 'intake.profile.femaleDob'); // after 1940-01-01, before today
+    const dob = field('profile', 'intake.profile.femaleDob'); // after 1940-01-01, a birth date
     expect(checkValue(dob, '1940-01-01', context)).toBe('dateAfter');
     expect(checkValue(dob, '1940-01-02', context)).toBeNull();
-    expect(checkValue(dob, '2025-03-05', context)).toBeNull(); // today itself is allowed
-    expect(checkValue(dob, '2025-03-06', context)).toBe('dateBefore');
+    expect(checkValue(dob, '2015-03-05', context)).toBeNull(); // 10 today: the youngest age
+    expect(checkValue(dob, '2015-03-06', context)).toBe('ageTooYoung');
+    expect(checkValue(dob, '2025-03-06', context)).toBe('ageTooYoung'); // the age comes first
+    expect(checkValue(dob, '1850-01-01', context)).toBe('ageTooOld');
     expect(checkValue(dob, '1990-02-30', context)).toBe('invalidDate');
     expect(checkValue(dob, '1990/02/03', context)).toBe('invalidDate');
     expect(checkValue(dob, '1990-02-03T00:00:00Z', context)).toBe('invalidDate');
@@ -300,7 +302,7 @@ describe('issues and missing answers of a step', () => {
       },
     };
     expect(stepIssues(stepById('contact'), complete, context)).toEqual({});
-    const broken = { intake: { contactInfo: { ...complete.intake.contactInfo, phone: '０３', registrantOther: ' ' } } };
+    const broken = { intake: { contactInfo: { ...complete.intake.contactInfo, phone: '03 1234', registrantOther: ' ' } } };
     expect(stepIssues(stepById('contact'), broken, context)).toEqual({
       'intake.contactInfo.phone': 'phone',
       'intake.contactInfo.registrantOther': 'required',
@@ -346,7 +348,7 @@ describe('issues and missing answers of a step', () => {
       'intake.currentPregnancy.fetusType',
       'intake.currentPregnancy.conceptionMethod',
       'intake.currentPregnancy.hasFetusDisorder',
-      'intake.currentPregnancy.hasPgt',
+      // hasPgt: asked only after IVF, ICSI or donation (conceptionMethod)
     ]);
   });
 });

@@ -2,19 +2,24 @@
  * Validation of answers exactly as the definition states it (the server checks the same rules
  * independently). Pure functions; the result of a check is a key: "required", a rule name
  * (katakana, latinName, phone, internationalPhone, providerCode, patientId, customAlphanumeric,
- * email) or a message key (invalidOption, invalidDate, dateAfter, dateBefore, tooLong,
- * numberRange, tooMany, mustBeText). A field with `cases` is checked with the rule its answers
- * choose (conditions.ts resolveField); a phone rule reads the country in the same answers.
+ * email) or a message key (invalidOption, invalidDate, ageTooOld, ageTooYoung, dateAfter,
+ * dateBefore, tooLong, numberRange, tooMany, mustBeText, exclusiveOption). A field with `cases`
+ * is checked with the rule its answers choose (conditions.ts resolveField); a phone rule reads
+ * the country in the same answers.
+ *
+ * A text with a rule is checked with its full-width letters and digits made half-width, as the
+ * server checks and saves it ("１０２９３８" is the patient ID 102938).
  *
  * Order of the checks of a text: rule first, then maxLength (a 5-character provider code is
  * refused by the code rule, not by tooLong). A value made only of whitespace never satisfies a rule, and counts as no
  * answer (so a required field says "*Required").
  */
 import { isFieldRequired, isFieldVisible, resolveField, scopeOf, type Scope } from './conditions';
-import { dateBoundsOf, dateOutOfBounds, isIsoDate } from './dates';
-import { definition, optionsFor, type Category, type FieldDef, type StepDef } from './definition';
+import { ageIssue, dateBoundsOf, dateOutOfBounds, isIsoDate } from './dates';
+import { definition, optionsFor, type Category, type FieldDef, type OptionDef, type OptionValue, type StepDef } from './definition';
 import { isRecord } from '../isRecord';
 import { phoneE164 } from './phone';
+import { toHalfWidth } from '../validation/halfWidth';
 
 export type IssueKey = string;
 
@@ -74,6 +79,34 @@ export function isEmptyAnswer(field: Pick<FieldDef, 'list'>, value: unknown): bo
   return false;
 }
 
+/** The options of a field that exclude every other ("none"). */
+export function exclusiveValues(field: FieldDef, category: Category): OptionValue[] {
+  return optionsFor(field, category)
+    .filter((option) => option.exclusive === true)
+    .map((option) => option.value);
+}
+
+/**
+ * A multi-choice answer after ticking (or unticking) `option`, in the order of the list: ticking
+ * an exclusive option ("none") leaves it alone, ticking another clears the exclusive ones.
+ */
+export function toggleChoice(
+  options: readonly OptionDef[],
+  chosen: readonly OptionValue[],
+  option: OptionValue,
+  checked: boolean,
+): OptionValue[] {
+  const exclusive = new Set(options.filter((candidate) => candidate.exclusive === true).map((candidate) => candidate.value));
+  let next = new Set(chosen);
+  if (!checked) next.delete(option);
+  else if (exclusive.has(option)) next = new Set([option]);
+  else {
+    for (const value of exclusive) next.delete(value);
+    next.add(option);
+  }
+  return options.map((candidate) => candidate.value).filter((value) => next.has(value));
+}
+
 function inOptions(field: FieldDef, value: unknown, category: Category): boolean {
   return optionsFor(field, category).some((option) => option.value === value);
 }
@@ -88,8 +121,9 @@ export function checkValue(field: FieldDef, value: unknown, context: ValidationC
     case 'text':
     case 'textarea': {
       if (typeof value !== 'string') return 'mustBeText';
-      if (field.rule !== undefined && !ruleAccepts(field.rule, value, scope)) return field.rule;
-      if (field.maxLength !== undefined && textLength(value) > field.maxLength) return 'tooLong';
+      const text = field.rule === undefined ? value : toHalfWidth(value);
+      if (field.rule !== undefined && !ruleAccepts(field.rule, text, scope)) return field.rule;
+      if (field.maxLength !== undefined && textLength(text) > field.maxLength) return 'tooLong';
       return null;
     }
     case 'number': {
@@ -101,7 +135,8 @@ export function checkValue(field: FieldDef, value: unknown, context: ValidationC
     }
     case 'date': {
       if (!isIsoDate(value)) return 'invalidDate';
-      return dateOutOfBounds(value, dateBoundsOf(field, context.today));
+      const age = field.birthDate === true ? ageIssue(value, context.today) : null;
+      return age ?? dateOutOfBounds(value, dateBoundsOf(field, context.today));
     }
     case 'radio':
     case 'select':
@@ -111,7 +146,9 @@ export function checkValue(field: FieldDef, value: unknown, context: ValidationC
     case 'combobox': {
       if (!Array.isArray(value)) return 'invalidOption';
       if (new Set(value).size !== value.length) return 'invalidOption';
-      return value.every((entry) => inOptions(field, entry, context.category)) ? null : 'invalidOption';
+      if (!value.every((entry) => inOptions(field, entry, context.category))) return 'invalidOption';
+      const alone = exclusiveValues(field, context.category);
+      return value.length > 1 && value.some((entry) => alone.includes(entry as OptionValue)) ? 'exclusiveOption' : null;
     }
     case 'repeater': {
       if (!Array.isArray(value) || !value.every(isRecord)) return 'invalidOption';

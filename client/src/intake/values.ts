@@ -7,6 +7,7 @@ import { isFieldVisible, scopeOf } from './conditions';
 import { parseTypedDate } from './dates';
 import { allOptionsFor, definition, type Category, type FieldDef, type OptionValue, type StepDef } from './definition';
 import { isRecord } from '../isRecord';
+import { toHalfWidth } from '../validation/halfWidth';
 import { deepEqual, getPath, setPath } from './paths';
 
 /** One field's value in the form. */
@@ -58,13 +59,10 @@ export function itemFormValues(field: FieldDef, item: unknown = {}): FormItem {
   return values;
 }
 
-/** Full-width digits and signs (Japanese input) as ASCII. */
-function halfWidthDigits(text: string): string {
-  return text.replace(/[\uFF10-\uFF19\uFF0B\uFF0D\uFF0E]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0xfee0));
-}
-
 /**
- * The form's value -> the wire value: texts trimmed (empty: null), numbers as numbers when they
+ * The form's value -> the wire value: texts trimmed (empty: null), a text with a rule (patient
+ * ID, codes, phone, e-mail) and numbers with full-width letters and digits made half-width as
+ * the server does (free text stays as written), numbers as numbers when they
  * are numbers (else the text, which validation refuses), empty lists null, items without their
  * empty or hidden fields.
  */
@@ -73,7 +71,7 @@ export function toWireValue(field: FieldDef, value: unknown, category: Category)
     case 'text':
     case 'textarea': {
       if (typeof value !== 'string') return value ?? null;
-      const trimmed = value.trim();
+      const trimmed = (field.rule === undefined ? value : toHalfWidth(value)).trim();
       return trimmed === '' ? null : trimmed;
     }
     case 'date': {
@@ -87,7 +85,7 @@ export function toWireValue(field: FieldDef, value: unknown, category: Category)
     case 'number': {
       if (typeof value === 'number') return value;
       if (typeof value !== 'string') return value ?? null;
-      const text = halfWidthDigits(value.trim());
+      const text = toHalfWidth(value).trim();
       if (text === '') return null;
       return /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
     }
@@ -134,13 +132,24 @@ export function formValuesFor(step: StepDef, document: unknown, prefill: Record<
 }
 
 /**
- * A step's answers on the wire, document-shaped: every field of the step, hidden ones as null
- * (an answer left behind by an earlier choice is cleared when the step is saved).
+ * The document with a step's answers in place of the stored ones: what the step's conditions
+ * read (a condition may name another step's answer).
  */
-export function wireAnswersFor(step: StepDef, values: FormValues, category: Category): Record<string, unknown> {
+export function withStepAnswers(step: StepDef, wire: Record<string, unknown>, document: unknown): Record<string, unknown> {
+  let merged: Record<string, unknown> = isRecord(document) ? document : {};
+  for (const field of step.fields) merged = setPath(merged, field.path, getPath(wire, field.path) ?? null);
+  return merged;
+}
+
+/**
+ * A step's answers on the wire, document-shaped: every field of the step, hidden ones as null
+ * (an answer left behind by an earlier choice is cleared when the step is saved). `document`
+ * holds the other steps' answers that conditions may name.
+ */
+export function wireAnswersFor(step: StepDef, values: FormValues, category: Category, document: unknown = {}): Record<string, unknown> {
   let wire: Record<string, unknown> = {};
   for (const field of step.fields) wire = setPath(wire, field.path, toWireValue(field, getPath(values, field.path), category));
-  const scope = scopeOf(wire, category);
+  const scope = scopeOf(withStepAnswers(step, wire, document), category);
   let shown: Record<string, unknown> = {};
   for (const field of step.fields) {
     shown = setPath(shown, field.path, isFieldVisible(field, step.fields, scope) ? getPath(wire, field.path) : null);

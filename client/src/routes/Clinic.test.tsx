@@ -29,7 +29,7 @@ describe('/b/clinic: the health care provider code', () => {
   it.each([
     ['ABCDE', 'Please check the code: it has 4 letters or digits.'],
     ['AB1', 'Please check the code: it has 4 letters or digits.'],
-    ['ＡＢ１２', 'Please check the code: it has 4 letters or digits.'],
+    ['ＡＢ１', 'Please check the code: it has 4 letters or digits.'], // full-width is read half-width: still 3 characters
   ])('refuses %j: "%s"', async (code, message) => {
     const send = fakeSaves();
     const user = userEvent.setup();
@@ -39,6 +39,17 @@ describe('/b/clinic: the health care provider code', () => {
     await user.click(screen.getByRole('button', { name: 'Save and continue' }));
     expect(await screen.findByText(message)).toBeTruthy();
     expect(send).not.toHaveBeenCalled();
+  });
+
+  it('takes a code typed in full-width letters and digits, and saves it half-width', async () => {
+    const send = fakeSaves();
+    const user = userEvent.setup();
+    view = renderApp('/b/clinic', { user: alice });
+    seedAppointment();
+    await user.type(await screen.findByRole('textbox', { name: 'Provider code (4 characters)' }), 'ＡＢ１２');
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await screen.findByRole('heading', { level: 1, name: 'Patient information' });
+    expect(send).toHaveBeenCalledWith('appointments/a1', { 'intake.healthCareProvider.code': 'AB12' });
   });
 
   it('keeps the case of a code', async () => {

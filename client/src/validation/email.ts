@@ -4,13 +4,15 @@
  * server's sendEmail-authLink accepts (one "@", no spaces, a dotted domain, at most 254
  * characters after trimming) and a little less: no empty domain labels.
  */
+import { toHalfWidth } from './halfWidth';
+
 export const MAX_EMAIL_LENGTH = 254;
 
 const EMAIL_PATTERN = /^[^@\s]{1,64}@[^@\s.]+(?:\.[^@\s.]+)+$/;
 
-/** The address as it is sent: surrounding spaces removed. */
+/** The address as it is sent: full-width letters and signs half-width, surrounding spaces removed. */
 export function normalizeEmail(value: string): string {
-  return value.trim();
+  return toHalfWidth(value).trim();
 }
 
 export function isValidEmail(value: string): boolean {
