@@ -209,9 +209,20 @@ async def _budget(
     return attempt_of(claims, now=now, total=total, cooloff=cooloff)
 
 
+@dataclass(frozen=True)
+class Held:
+    """A hold placed or renewed: the appointment as written, the end its renewals may reach
+    (the attempt's budget, rule 5 of realtime/booking/holds.py) and the server's clock then
+    (so that a client counts down without trusting its own clock)."""
+
+    row: Appointment
+    ends_by: datetime
+    now: datetime
+
+
 async def hold_time(
     state: AppState, who: Identity, *, appointment_id: str, start: datetime, counselor: str
-) -> Appointment:
+) -> Held:
     """Hold `start` with `counselor` (or "any") for the caller's draft; ABORTED with the
     nearest free times when it cannot be held."""
     try:
@@ -235,7 +246,7 @@ async def _hold(
     start: datetime,
     counselor: str,
     change: Change,
-) -> Appointment:
+) -> Held:
     """The hold in one transaction, under the appointment's lock: the database's
     constraint decides between racers for a time the cache showed free."""
     clinic, service = choice.clinic, choice.service
@@ -246,6 +257,7 @@ async def _hold(
         if counselor_id is None:
             raise Refused(choice.alternatives())
         now = utcnow()
+        budget = await _budget(state, session, row.id, now)
         try:
             held = await place_hold(
                 session,
@@ -257,7 +269,7 @@ async def _hold(
                 now=now,
                 check_overlap=state.db.sqlite,
                 savepoint=False,  # refused: the whole transaction is rolled back
-                budget=await _budget(state, session, row.id, now),
+                budget=budget,
             )
         except SlotTaken:
             raise Refused(choice.alternatives(taken=counselor_id)) from None
@@ -287,4 +299,4 @@ async def _hold(
                 versioned,
             )
         )
-    return row
+    return Held(row, budget.ends_by, now)

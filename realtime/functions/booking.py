@@ -114,14 +114,18 @@ async def _limit_holds(context: CallContext, who: Identity) -> None:
 async def appointment_hold(context: CallContext, request: AppointmentHold) -> dict[str, Any]:
     who = require_identity(context.identity)
     await _limit_holds(context, who)
-    row = await hold_time(
+    held = await hold_time(
         context.state,
         who,
         appointment_id=request.appointmentId,
         start=_moment(request.start),
         counselor=request.counselorId,
     )
-    return {"holdExpiresAt": iso(row.hold_expires_at)}
+    return {
+        "holdExpiresAt": iso(held.row.hold_expires_at),
+        "holdEndsBy": iso(held.ends_by),
+        "serverTime": iso(held.now),
+    }
 
 
 # appointment-updateStatus -----------------------------------------------------------------
