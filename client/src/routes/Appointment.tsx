@@ -33,6 +33,7 @@ import {
 } from '../booking/calendar';
 import { formatDay, timeZoneName } from '../booking/format';
 import { holdRefusal, liveHold, type HoldRefusal } from '../booking/hold';
+import { holdTimeNow } from '../booking/holdClock';
 import { liveMonths, useMonthDocument, vacanciesPath, type LiveMonthsState } from '../booking/liveMonths';
 import { ANY_COUNSELOR, findSlot, instantOf, slotsByDay, zonedMoment, type PlacedSlot } from '../booking/slots';
 import { firstFreeDay, monthSlots, refusalAlternatives, takenNotice, zoneOf } from '../booking/vacancies';
@@ -250,7 +251,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     setHolding(true);
     try {
       if (values.emailLocale !== storedLocale) await outbox.send(appointmentPath, { locale: values.emailLocale });
-      await callFunction('appointment-hold', { appointmentId, start: slot.start, counselorId: values.counselorId });
+      await holdTimeNow(appointmentId, slot.start, values.counselorId);
       void navigate(REVIEW_ROUTE);
     } catch (error) {
       setHolding(false);
