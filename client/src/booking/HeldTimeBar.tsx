@@ -34,7 +34,7 @@ export default function HeldTimeBar() {
   const status = document?.status;
   const [lostFor, setLostFor] = useState<string | null>(null);
   const [cappedFor, setCappedFor] = useState<string | null>(null);
-  const key = held === null ? null : `${held.start}|${held.counselorId ?? ''}`;
+  const key = held === null ? null : `${held.start}|${held.counselorId}`;
   const lost = key !== null && lostFor === key;
   const capped = key !== null && cappedFor === key;
   const live = held !== null && held.expiresAt > now && !lost;
