@@ -33,6 +33,9 @@ export function Layout() {
   const inactivity = useInactivity();
   const appointment = useAppStore(selectAppointment);
   const [askSignOut, setAskSignOut] = useState(false);
+  // Loaded only once the booking has a hold (held or lapsed): most pages never need it.
+  const holdEnds = appointment?.exists ? appointment.data?.holdExpiresAt : undefined;
+  const mayHold = signedIn && typeof holdEnds === 'string';
   const signOut = () => {
     setAskSignOut(false);
     // After the sign-out: the booking guard's redirect (with `?next=`) comes first.
@@ -75,7 +78,7 @@ export function Layout() {
           </div>
         </header>
         <main id="main" className="container" tabIndex={-1}>
-          {signedIn && (
+          {mayHold && (
             <Suspense fallback={null}>
               <HeldTimeBar />
             </Suspense>
