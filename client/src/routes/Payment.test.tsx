@@ -57,7 +57,7 @@ describe('/b/checkout', () => {
       ['Language of your e-mails', 'English'],
     ]);
     // The payment's own hold (the checkout session's end and its grace), at the top of the page.
-    expect((await screen.findByRole('timer', { name: 'Time left to pay' })).textContent).toBe('36:00');
+    expect((await screen.findByRole('timer', { name: 'Time left to pay' }, { timeout: 5000 })).textContent).toBe('36:00');
 
     await user.click(within(card).getByRole('button', { name: 'Pay by card' }));
     await waitFor(() => {

@@ -71,7 +71,7 @@ describe('/b/review: submitting with a held time', () => {
     // At the top of the page: the time left until the renewals' cap, not the hold's own 09:41.
     await vi.waitFor(() => {
       expect(screen.getByRole('timer', { name: 'Your time is held for' }).textContent).toBe('25:00');
-    });
+    }, { timeout: 5000 });
     expect(within(card).queryByRole('timer')).toBeNull();
     expect(within(card).getByRole('link', { name: 'Change the time' }).getAttribute('href')).toBe('/b/appointment');
 
@@ -156,7 +156,7 @@ describe('/b/review: submitting with a held time', () => {
     expect(await screen.findByRole('button', { name: '予約を確定する' })).toBeTruthy();
     await vi.waitFor(() => {
       expect(screen.getByRole('timer', { name: 'この時間枠の確保: 残り' }).textContent).toBe('25分0秒');
-    });
+    }, { timeout: 5000 });
     expect(screen.getByText('11:00（日本標準時）')).toBeTruthy();
   });
 
