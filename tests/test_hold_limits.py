@@ -101,6 +101,23 @@ async def test_renewing_past_the_cap_is_refused(server: ServerProcess) -> None:
         assert document["counselorId"] == counselor
 
 
+async def test_a_hold_says_how_far_its_renewals_may_go(server: ServerProcess) -> None:
+    """The reply names the attempt's end (what the review's countdown shows: renewals never
+    go past it) and the server's clock; the end stays put while the hold is renewed."""
+    async with person(server.url) as someone:
+        slot, _ = await two_slots(someone)
+        start, counselor = slot["start"], slot["counselorIds"][0]
+        first = (await someone.hold(start, counselor))["data"]
+        ends_by = when(first["holdEndsBy"])
+        server_time = when(first["serverTime"])
+        assert abs(server_time - datetime.now(UTC)) < timedelta(seconds=5)
+        assert ends_by - server_time == timedelta(minutes=30)  # HOLD_TOTAL_MINUTES
+        assert when(first["holdExpiresAt"]) <= ends_by
+        renewed = (await someone.hold(start, counselor))["data"]
+        assert when(renewed["holdEndsBy"]) == ends_by
+        assert when(renewed["holdExpiresAt"]) > when(first["holdExpiresAt"])
+
+
 async def test_moving_to_another_time_does_not_reset_the_cap(server: ServerProcess) -> None:
     async with person(server.url) as someone:
         a, b = await two_slots(someone)

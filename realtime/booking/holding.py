@@ -209,6 +209,17 @@ async def _budget(
     return attempt_of(claims, now=now, total=total, cooloff=cooloff)
 
 
+@dataclass(frozen=True)
+class Held:
+    """A hold placed or renewed: the appointment as written, the end its renewals may reach
+    (the attempt's budget, rule 5 of realtime/booking/holds.py) and the server's clock then
+    (so that a client counts down without trusting its own clock)."""
+
+    row: Appointment
+    ends_by: datetime
+    now: datetime
+
+
 async def hold_time(
     state: AppState,
     who: Identity,
@@ -217,7 +228,7 @@ async def hold_time(
     start: datetime,
     counselor: str,
     person_zone: str | None = None,
-) -> Appointment:
+) -> Held:
     """Hold `start` with `counselor` (or "any") for the caller's draft; ABORTED with the
     nearest free times when it cannot be held. `person_zone` (a known IANA zone, or None to
     keep the one recorded) is the person's own, for their mails."""
@@ -243,7 +254,7 @@ async def _hold(
     counselor: str,
     change: Change,
     person_zone: str | None,
-) -> Appointment:
+) -> Held:
     """The hold in one transaction, under the appointment's lock: the database's
     constraint decides between racers for a time the cache showed free."""
     clinic, service = choice.clinic, choice.service
@@ -254,6 +265,7 @@ async def _hold(
         if counselor_id is None:
             raise Refused(choice.alternatives())
         now = utcnow()
+        budget = await _budget(state, session, row.id, now)
         try:
             held = await place_hold(
                 session,
@@ -265,7 +277,7 @@ async def _hold(
                 now=now,
                 check_overlap=state.db.sqlite,
                 savepoint=False,  # refused: the whole transaction is rolled back
-                budget=await _budget(state, session, row.id, now),
+                budget=budget,
             )
         except SlotTaken:
             raise Refused(choice.alternatives(taken=counselor_id)) from None
@@ -297,4 +309,4 @@ async def _hold(
                 versioned,
             )
         )
-    return row
+    return Held(row, budget.ends_by, now)

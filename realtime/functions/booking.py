@@ -136,7 +136,7 @@ async def _limit_holds(context: CallContext, who: Identity) -> None:
 async def appointment_hold(context: CallContext, request: AppointmentHold) -> dict[str, Any]:
     who = require_identity(context.identity)
     await _limit_holds(context, who)
-    row = await hold_time(
+    held = await hold_time(
         context.state,
         who,
         appointment_id=request.appointmentId,
@@ -144,7 +144,11 @@ async def appointment_hold(context: CallContext, request: AppointmentHold) -> di
         counselor=request.counselorId,
         person_zone=_person_zone(request.personTimezone),
     )
-    return {"holdExpiresAt": iso(row.hold_expires_at)}
+    return {
+        "holdExpiresAt": iso(held.row.hold_expires_at),
+        "holdEndsBy": iso(held.ends_by),
+        "serverTime": iso(held.now),
+    }
 
 
 # appointment-updateStatus -----------------------------------------------------------------

@@ -1,17 +1,17 @@
 /**
  * The way on from the review. With a live hold: the chosen date, time, counselor and e-mail
- * language, the hold's countdown (renewed while the person is here), and "Confirm booking"
+ * language (the countdown and the renewals are the page's HeldTimeBar), and "Confirm booking"
  * (`appointment-updateStatus` submitted) - "Continue to payment" for a priced service, which
  * leads to the checkout. Without one: "Continue to choose a date and time". Until nothing is
- * missing and the terms are agreed, the button is `aria-disabled` and a click says why.
+ * missing and the terms are agreed, the button is `aria-disabled` and a click says why. A
+ * booking waiting for its payment (back from a cancelled payment) still shows its time.
  */
-import { useCallback, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import './booking.css';
-import { bookedTime, holdRefusal, liveHold } from './hold';
+import { bookedTime, liveHold } from './hold';
 import { priceOf } from './payment';
-import { useHoldRenewal } from './useHoldRenewal';
 import { useNow } from './useNow';
 import type { Locale } from '../i18n/locale';
 import { APPOINTMENT_ROUTE, definition, definitionMessage } from '../intake';
@@ -19,7 +19,6 @@ import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { selectService } from '../store/selectors';
 import { BookingSummary } from './BookingSummary';
-import { HoldCountdown } from './HoldCountdown';
 import { isRecord } from '../isRecord';
 import { BusyStatus } from '../components/Loading';
 
@@ -48,22 +47,14 @@ export function BookingSubmit({ appointmentId, document, timeZone, locale, ready
   const now = useNow(1000);
   const [submitting, setSubmitting] = useState(false);
   const [problem, setProblem] = useState<SubmitProblem | null>(null);
-  const [lost, setLost] = useState(false);
-  // The renewal was refused because the booking has held its time for as long as it may:
-  // the hold stays until its countdown ends, and is not renewed again.
-  const [atLimit, setAtLimit] = useState(false);
   const problemRef = useRef<HTMLDivElement>(null);
   const status = document.status;
-  const held = lost ? null : liveHold(document, timeZone, now);
+  const held = liveHold(document, timeZone, now);
   const chosen = bookedTime(document, timeZone);
   const lapsed = status === 'draft' && held === null && chosen !== null && chosen.expiresAt !== null;
+  // Waiting for its payment (back from a cancelled payment): the time is still the booking's.
+  const shown = status === 'pending_payment' ? chosen : held;
   const priced = priceOf(service?.exists ? service.data : null) !== null;
-
-  const onLost = useCallback((error: unknown) => {
-    if (error instanceof FunctionsError && holdRefusal(error.code, error.details)?.kind === 'limit') setAtLimit(true);
-    else setLost(true);
-  }, []);
-  useHoldRenewal(appointmentId, status === 'draft' ? held : null, onLost);
 
   const show = (next: SubmitProblem) => {
     setProblem(next);
@@ -135,23 +126,20 @@ export function BookingSubmit({ appointmentId, document, timeZone, locale, ready
 
   return (
     <div className="booking-submit">
-      {held && (
+      {shown && (
         <section className="card booking-held-card" aria-labelledby="booking-held-heading">
           <h2 id="booking-held-heading">{t('booking:submit.heading')}</h2>
-          <BookingSummary booked={held} locale={locale} emailLocale={document.locale ?? null} />
-          {held.expiresAt !== null && <HoldCountdown expiresAt={held.expiresAt} now={now} />}
-          {atLimit && (
-            <p role="alert" className="notice">
-              {t('booking:hold.limitReached')}
+          <BookingSummary booked={shown} locale={locale} emailLocale={document.locale ?? null} />
+          {status === 'draft' && (
+            <p className="hint">
+              {t('booking:submit.holdHint')} <Link to={APPOINTMENT_ROUTE}>{t('booking:submit.changeTime')}</Link>
             </p>
           )}
-          <p className="hint">
-            {t('booking:submit.holdHint')} <Link to={APPOINTMENT_ROUTE}>{t('booking:submit.changeTime')}</Link>
-          </p>
         </section>
       )}
-      {(lapsed || lost) && status === 'draft' && (
-        <p role="alert" className="notice">
+      {lapsed && (
+        // Not an alert: the countdown at the top of the page has said it (HeldTimeBar).
+        <p className="notice">
           {t('booking:hold.expired')} <Link to={APPOINTMENT_ROUTE}>{t('booking:hold.chooseAgain')}</Link>
         </p>
       )}

@@ -1,27 +1,40 @@
 /**
- * How long the chosen time stays held: "Time left on your hold 09:41" (mm:ss to
- * `holdExpiresAt`). The number is a `timer` (not read out every second); one minute before the
- * end a polite message says so once, and at zero an alert says the hold has expired.
+ * The countdown of the held time, as words: "Your time is held for 24:12" (while booking) or
+ * "Time left to pay 35:34" (a submitted booking waiting for its card payment). The number is a
+ * `timer`, not read out every second; a polite status says it once at five minutes left, once
+ * at one minute, and once at the end (docs/product.md "The hold countdown").
  */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import './booking.css';
-import { formatMmSs, secondsLeft } from './hold';
+import { formatMmSs, holdMoment } from './hold';
+import { APPOINTMENT_ROUTE } from '../intake';
 
-const WARNING_SECONDS = 60;
+export type HoldCountdownKind = 'held' | 'payment';
 
-export function HoldCountdown({ expiresAt, now }: { expiresAt: number; now: number }) {
+export function HoldCountdown({ secondsLeft, kind }: { secondsLeft: number; kind: HoldCountdownKind }) {
   const { t } = useTranslation('booking');
   const labelId = useId();
-  const left = secondsLeft(expiresAt, now);
+  const moment = holdMoment(secondsLeft);
+  const minutes = Math.floor(secondsLeft / 60);
+  const seconds = secondsLeft % 60;
   return (
-    <div className="hold-countdown" data-warning={left <= WARNING_SECONDS || undefined}>
-      <span id={labelId}>{t('hold.countdownLabel')}</span>{' '}
-      <span role="timer" aria-live="off" aria-labelledby={labelId} className="hold-countdown-time">
-        {formatMmSs(left)}
-      </span>
+    <div className="hold-countdown" data-warning={moment === 'oneMinute' || moment === 'expired' || undefined}>
+      {moment === 'expired' ? (
+        <p>
+          {t('hold.expired')} <Link to={APPOINTMENT_ROUTE}>{t('hold.chooseAgain')}</Link>
+        </p>
+      ) : (
+        <p>
+          <span id={labelId}>{t(kind === 'payment' ? 'hold.paymentLabel' : 'hold.heldLabel')}</span>{' '}
+          <span role="timer" aria-live="off" aria-labelledby={labelId} className="hold-countdown-time">
+            {t('hold.remaining', { minutes, seconds, mmss: formatMmSs(secondsLeft) })}
+          </span>
+        </p>
+      )}
       <p role="status" className="visually-hidden">
-        {left > 0 && left <= WARNING_SECONDS ? t('hold.oneMinute') : ''}
+        {moment === null ? '' : moment === 'expired' ? t('hold.expired') : t(`hold.moment.${moment}`)}
       </p>
     </div>
   );

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { bookedTime, formatMmSs, holdRefusal, liveHold, nextRenewalDelay, secondsLeft } from './hold';
+import {
+  bookedTime,
+  formatMmSs,
+  heldTime,
+  holdDeadline,
+  holdMoment,
+  holdRefusal,
+  liveHold,
+  nextRenewalDelay,
+  parseHoldReply,
+  secondsLeft,
+  timeHeld,
+} from './hold';
 
 const now = Date.parse('2025-03-05T00:00:00Z');
 const held = {
@@ -40,6 +52,70 @@ describe('the countdown', () => {
     expect(formatMmSs(0)).toBe('00:00');
     expect(formatMmSs(secondsLeft(now - 5000, now))).toBe('00:00');
     expect(formatMmSs(36 * 60 + 5)).toBe('36:05');
+  });
+});
+
+describe('one steady countdown', () => {
+  const minute = 60_000;
+  const cap = now + 30 * minute; // holdEndsBy: the attempt's first hold + HOLD_TOTAL_MINUTES
+
+  it('does not jump when the review renews the hold: it counts to the end renewals may reach', () => {
+    // The hold placed now ends in 10 minutes; renewed 4 minutes later it ends in 14.
+    const shown = (at: number, expiresAt: number) => secondsLeft(holdDeadline('draft', expiresAt, cap, false), at);
+    const before = shown(now + 4 * minute - 1000, now + 10 * minute);
+    const after = shown(now + 4 * minute, now + 14 * minute);
+    expect(formatMmSs(before)).toBe('26:01');
+    expect(formatMmSs(after)).toBe('26:00');
+    // Second by second through many renewals it only ever goes down, to 00:00 at the cap.
+    let previous = Number.POSITIVE_INFINITY;
+    for (let at = now; at <= cap; at += 1000) {
+      const renewedAt = now + Math.floor((at - now) / (4 * minute)) * 4 * minute;
+      const left = shown(at, Math.min(renewedAt + 10 * minute, cap));
+      expect(left).toBeLessThanOrEqual(previous);
+      previous = left;
+    }
+    expect(previous).toBe(0);
+  });
+
+  it("counts the hold's own end when the cap is unknown or renewals are refused, and for a payment", () => {
+    expect(holdDeadline('draft', now + 10 * minute, null, false)).toBe(now + 10 * minute);
+    expect(holdDeadline('draft', now + 10 * minute, cap, true)).toBe(now + 10 * minute);
+    // After a cancelled card payment the hold lasts until the checkout session's end (+ grace).
+    expect(holdDeadline('pending_payment', now + 36 * minute, cap, false)).toBe(now + 36 * minute);
+  });
+
+  it("keeps the chosen time of a booking back from a cancelled payment (it waits for its payment)", () => {
+    const waiting = { ...held, status: 'pending_payment', holdExpiresAt: '2025-03-05T00:36:00.000Z' };
+    expect(liveHold(waiting, 'Asia/Tokyo', now)).toBeNull(); // not renewable...
+    expect(heldTime(waiting, 'UTC')).toMatchObject({ date: '2025-03-06', time: '10:00', counselorId: 'c-sato' }); // ...but held
+    expect(timeHeld(waiting, now)).toBe(true);
+    expect(timeHeld({ ...waiting, status: 'confirmed' }, now)).toBe(false);
+    expect(timeHeld(held, Date.parse('2025-03-05T00:10:00Z'))).toBe(false);
+  });
+
+  it("reads the hold's reply: the cap and how far the server's clock is ahead", () => {
+    // Sent at 0 s and answered at 2 s on a device 90 s behind the server.
+    const reply = { holdExpiresAt: '2025-03-05T00:11:31.000Z', holdEndsBy: '2025-03-05T00:31:31.000Z', serverTime: '2025-03-05T00:01:31.000Z' };
+    expect(parseHoldReply(reply, now, now + 2000)).toEqual({
+      expiresAt: Date.parse('2025-03-05T00:11:31Z'),
+      endsBy: Date.parse('2025-03-05T00:31:31Z'),
+      offsetMs: 90_000,
+    });
+    expect(parseHoldReply({ holdExpiresAt: '2025-03-05T00:10:00.000Z' }, now, now)).toEqual({
+      expiresAt: now + 10 * minute,
+      endsBy: null,
+      offsetMs: 0,
+    });
+    expect(parseHoldReply({}, now, now)).toBeNull();
+  });
+
+  it('is announced at five minutes, at one minute and at the end only', () => {
+    expect(holdMoment(301)).toBeNull();
+    expect(holdMoment(300)).toBe('fiveMinutes');
+    expect(holdMoment(61)).toBe('fiveMinutes');
+    expect(holdMoment(60)).toBe('oneMinute');
+    expect(holdMoment(1)).toBe('oneMinute');
+    expect(holdMoment(0)).toBe('expired');
   });
 });
 

@@ -54,6 +54,71 @@ export function liveHold(appointment: unknown, fallbackZone: string, now: number
   return expiresAt === null || expiresAt <= now || counselorId === null ? null : held;
 }
 
+/**
+ * What `appointment-hold` answered (docs/protocol.md "Booking"): the hold's end, the end its
+ * renewals may reach (`holdEndsBy`, the attempt's cap) and how far the server's clock is ahead
+ * of this device's (`serverTime` against the middle of the call's round trip).
+ */
+export interface HoldReply {
+  expiresAt: number;
+  endsBy: number | null;
+  offsetMs: number;
+}
+
+export function parseHoldReply(reply: unknown, sentAt: number, receivedAt: number): HoldReply | null {
+  if (!isRecord(reply) || typeof reply.holdExpiresAt !== 'string') return null;
+  const expiresAt = Date.parse(reply.holdExpiresAt);
+  if (Number.isNaN(expiresAt)) return null;
+  const endsBy = typeof reply.holdEndsBy === 'string' ? Date.parse(reply.holdEndsBy) : Number.NaN;
+  const serverTime = typeof reply.serverTime === 'string' ? Date.parse(reply.serverTime) : Number.NaN;
+  return {
+    expiresAt,
+    endsBy: Number.isNaN(endsBy) ? null : endsBy,
+    offsetMs: Number.isNaN(serverTime) ? 0 : Math.round(serverTime - (sentAt + receivedAt) / 2),
+  };
+}
+
+/**
+ * The end the countdown counts to, on the server's clock. A draft's hold is renewed while the
+ * person is on the booking steps (a new 10 minutes every 4), up to the attempt's cap: the
+ * person has until the cap, so that is what is shown, and a renewal changes nothing on screen.
+ * Without a known cap, or once the renewals are refused (`capped`), the hold's own end. A
+ * submitted booking (waiting for its payment) is not renewed: its hold's end, which the payment
+ * page extends while it is open.
+ */
+export function holdDeadline(status: unknown, expiresAt: number, endsBy: number | null, capped: boolean): number {
+  if (status !== 'draft' || capped || endsBy === null) return expiresAt;
+  return Math.max(expiresAt, endsBy);
+}
+
+/** Polite announcements of the countdown: once at five minutes left, once at one, once at the end. */
+export type HoldMoment = 'fiveMinutes' | 'oneMinute' | 'expired';
+
+export function holdMoment(secondsLeft: number): HoldMoment | null {
+  if (secondsLeft <= 0) return 'expired';
+  if (secondsLeft <= 60) return 'oneMinute';
+  if (secondsLeft <= 300) return 'fiveMinutes';
+  return null;
+}
+
+/** A time held (or held until it lapsed) by a booking in the making. */
+export type HeldTime = BookedTime & { expiresAt: number; counselorId: string };
+
+/** The time of a booking in the making (a draft, or one waiting for its payment), held or lapsed; else null. */
+export function heldTime(appointment: unknown, fallbackZone: string): HeldTime | null {
+  if (!isRecord(appointment) || (appointment.status !== 'draft' && appointment.status !== 'pending_payment')) return null;
+  const held = bookedTime(appointment, fallbackZone);
+  if (held === null) return null;
+  const { expiresAt, counselorId } = held;
+  return expiresAt === null || counselorId === null ? null : { ...held, expiresAt, counselorId };
+}
+
+/** Whether the appointment holds a time now (signing out asks first). */
+export function timeHeld(appointment: unknown, now: number): boolean {
+  const held = heldTime(appointment, 'UTC');
+  return held !== null && held.expiresAt > now;
+}
+
 /** Whole seconds left until `expiresAt` (0 once past). */
 export function secondsLeft(expiresAt: number, now: number): number {
   return Math.max(0, Math.ceil((expiresAt - now) / 1000));

@@ -1,14 +1,15 @@
 /**
- * Keeps the held time while the person is on the review: `appointment-hold` again with the
+ * Keeps the held time while the site is open (HeldTimeBar): `appointment-hold` again with the
  * same slot (which renews the hold for another 10 minutes) every 4 minutes, and never later
- * than a minute before it would lapse. A renewal that meets no connection is tried again
+ * than a minute before it would lapse; at once when this tab does not know the attempt's cap
+ * yet (a reload, another tab's hold). Each reply is remembered (holdClock). A renewal that meets no connection is tried again
  * soon; a refusal (the hold is gone, the appointment moved on, the booking has held times for
  * as long as it may: docs/protocol.md "Booking") is reported once and ends it.
  */
 import { useEffect, useRef } from 'react';
 import { callFunction, FunctionsError } from '../realtime';
-import { HOLD_RENEW_RETRY_MS, nextRenewalDelay, type BookedTime } from './hold';
-import { isRecord } from '../isRecord';
+import { HOLD_RENEW_RETRY_MS, nextRenewalDelay, parseHoldReply, type BookedTime } from './hold';
+import { movingElsewhere, rememberHoldReply } from './holdClock';
 
 /** Errors that say nothing about the hold itself. */
 function isTransient(error: unknown): boolean {
@@ -18,14 +19,19 @@ function isTransient(error: unknown): boolean {
   );
 }
 
-export function useHoldRenewal(appointmentId: string, held: BookedTime | null, onLost: (error: unknown) => void): void {
+export function useHoldRenewal(
+  appointmentId: string,
+  held: BookedTime | null,
+  capKnown: boolean,
+  onLost: (error: unknown) => void,
+): void {
   const expiresAt = held?.expiresAt ?? null;
   const start = held?.start ?? null;
   const counselorId = held?.counselorId ?? null;
-  const latest = useRef({ expiresAt, onLost });
+  const latest = useRef({ expiresAt, onLost, capKnown });
   useEffect(() => {
-    latest.current = { expiresAt: Math.max(expiresAt ?? 0, latest.current.expiresAt ?? 0), onLost };
-  }, [expiresAt, onLost]);
+    latest.current = { expiresAt: Math.max(expiresAt ?? 0, latest.current.expiresAt ?? 0), onLost, capKnown };
+  }, [expiresAt, onLost, capKnown]);
 
   useEffect(() => {
     if (start === null || counselorId === null) return;
@@ -36,12 +42,20 @@ export function useHoldRenewal(appointmentId: string, held: BookedTime | null, o
       timer = setTimeout(renew, delay);
     };
     const renew = () => {
+      if (movingElsewhere(appointmentId, start)) {
+        schedule(HOLD_RENEW_RETRY_MS); // the new time's document is on its way
+        return;
+      }
+      const sentAt = Date.now();
       callFunction('appointment-hold', { appointmentId, start, counselorId }).then(
         (reply) => {
           if (cancelled) return;
           lastRenewedAt = Date.now();
-          const next = isRecord(reply) && typeof reply.holdExpiresAt === 'string' ? Date.parse(reply.holdExpiresAt) : Number.NaN;
-          if (!Number.isNaN(next)) latest.current = { ...latest.current, expiresAt: next };
+          const parsed = parseHoldReply(reply, sentAt, lastRenewedAt);
+          if (parsed !== null) {
+            latest.current = { ...latest.current, expiresAt: parsed.expiresAt };
+            rememberHoldReply(appointmentId, parsed);
+          }
           schedule(nextRenewalDelay(latest.current.expiresAt ?? lastRenewedAt, Date.now(), lastRenewedAt));
         },
         (error: unknown) => {
@@ -51,7 +65,7 @@ export function useHoldRenewal(appointmentId: string, held: BookedTime | null, o
         },
       );
     };
-    schedule(nextRenewalDelay(latest.current.expiresAt ?? lastRenewedAt, Date.now(), lastRenewedAt));
+    schedule(latest.current.capKnown ? nextRenewalDelay(latest.current.expiresAt ?? lastRenewedAt, Date.now(), lastRenewedAt) : 0);
     return () => {
       cancelled = true;
       clearTimeout(timer);

@@ -40,4 +40,33 @@ describe('header sign-out', () => {
     expect(useAppStore.getState().documents.user).toBeNull();
     expect(within(screen.getByRole('banner')).queryByRole('button', { name: /Sign out|ログアウト/ })).toBeNull();
   });
+
+  it('asks first while a time is held: staying keeps the session, "Sign out" ends it', async () => {
+    const user = await auth.confirmEmailLink('hanako@example.com', 'a-valid-link-token-of-some-length');
+    view = renderApp('/b/clinic', { locale: 'en', user });
+    await screen.findByRole('heading', { level: 1, name: 'Health care provider code' });
+    useAppStore.getState().receiveSnapshot({ path: 'users/u1', exists: true, data: { appointmentId: 'a1' }, version: 2 });
+    const holdExpiresAt = new Date(Date.now() + 8 * 60_000).toISOString();
+    useAppStore.getState().receiveSnapshot({
+      path: 'appointments/a1',
+      exists: true,
+      data: { status: 'draft', date: '2030-03-05', time: '11:00', timezone: 'Asia/Tokyo', counselorId: 'c-brown', holdExpiresAt },
+      version: 3,
+    });
+    const clicks = userEvent.setup();
+    const signOut = () => within(screen.getByRole('banner')).getByRole('button', { name: 'Sign out' });
+    await clicks.click(signOut());
+    const dialog = await screen.findByRole('alertdialog', { name: 'Sign out and give up this time?' });
+    expect(dialog.textContent).toContain('someone else may book it');
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Stay signed in' }));
+    await clicks.click(within(dialog).getByRole('button', { name: 'Stay signed in' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(server.requests.filter((r) => r.url === '/auth/sign-out')).toEqual([]);
+
+    await clicks.click(signOut());
+    const again = await screen.findByRole('alertdialog', { name: 'Sign out and give up this time?' });
+    await clicks.click(within(again).getByRole('button', { name: 'Sign out' }));
+    await screen.findByRole('heading', { level: 1, name: 'Sign in' });
+    expect(server.requests.filter((r) => r.url === '/auth/sign-out').map((r) => r.method)).toEqual(['POST']);
+  });
 });

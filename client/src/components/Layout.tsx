@@ -1,8 +1,9 @@
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useNavigate } from 'react-router';
 import { auth } from '../auth/session';
 import { useAppStore } from '../store';
-import { selectIsSignedIn } from '../store/selectors';
+import { selectAppointment, selectIsSignedIn } from '../store/selectors';
 import { useConnectivity } from '../presence/useConnectivity';
 import { useInactivity } from '../presence/useInactivity';
 import { InactivityDialog } from '../presence/InactivityDialog';
@@ -11,12 +12,18 @@ import { NavigationFocus } from './NavigationFocus';
 import { OfflineDialog } from '../presence/OfflineDialog';
 import { ScrollToTop } from './ScrollToTop';
 
+// The held time's countdown and the question before signing out from it: only for the
+// signed-in, so loaded when first needed.
+const HeldTimeBar = lazy(() => import('../booking/HeldTimeBar'));
+const SignOutDialog = lazy(() => import('../booking/SignOutDialog'));
+
 /**
  * The frame of every page: header (name, language, sign-out), main content, footer links; and
  * the dialogs of every page (docs/product.md "Behaviours across screens"): offline, and the inactivity warning while signed
  * in. One dialog at a time (offline first); while one shows, the page behind is inert (the
  * dialog sees to it). After a navigation the page scrolls to its top and focus moves to its
- * title (NavigationFocus).
+ * title (NavigationFocus). While a booking holds a time, its countdown stays at the top of the
+ * page (HeldTimeBar), and signing out asks first (SignOutDialog).
  */
 export function Layout() {
   const { t } = useTranslation();
@@ -24,6 +31,16 @@ export function Layout() {
   const navigate = useNavigate();
   const connectivity = useConnectivity();
   const inactivity = useInactivity();
+  const appointment = useAppStore(selectAppointment);
+  const [askSignOut, setAskSignOut] = useState(false);
+  // Loaded only once the booking has a hold (held or lapsed): most pages never need it.
+  const holdEnds = appointment?.exists ? appointment.data?.holdExpiresAt : undefined;
+  const mayHold = signedIn && typeof holdEnds === 'string';
+  const signOut = () => {
+    setAskSignOut(false);
+    // After the sign-out: the booking guard's redirect (with `?next=`) comes first.
+    void auth.signOut().then(() => navigate('/', { replace: true }));
+  };
   const dialog = connectivity.state.open
     ? 'offline'
     : signedIn && inactivity.state.phase === 'warning'
@@ -47,8 +64,11 @@ export function Layout() {
                   type="button"
                   className="link-button"
                   onClick={() => {
-                    // After the sign-out: the booking guard's redirect (with `?next=`) comes first.
-                    void auth.signOut().then(() => navigate('/', { replace: true }));
+                    const document = appointment?.exists ? appointment.data : null;
+                    void import('../booking/hold').then(({ timeHeld }) => {
+                      if (timeHeld(document, Date.now())) setAskSignOut(true);
+                      else signOut();
+                    });
                   }}
                 >
                   {t('signOut')}
@@ -58,6 +78,11 @@ export function Layout() {
           </div>
         </header>
         <main id="main" className="container" tabIndex={-1}>
+          {mayHold && (
+            <Suspense fallback={null}>
+              <HeldTimeBar />
+            </Suspense>
+          )}
           <Outlet />
         </main>
         <footer className="site-footer">
@@ -81,6 +106,16 @@ export function Layout() {
       {dialog === 'offline' && <OfflineDialog retrying={connectivity.state.retrying} onRetry={connectivity.retry} />}
       {dialog === 'inactivity' && (
         <InactivityDialog secondsLeft={inactivity.state.secondsLeft} onContinue={inactivity.continueSession} />
+      )}
+      {dialog === null && signedIn && askSignOut && (
+        <Suspense fallback={null}>
+          <SignOutDialog
+            onSignOut={signOut}
+            onStay={() => {
+              setAskSignOut(false);
+            }}
+          />
+        </Suspense>
       )}
     </>
   );

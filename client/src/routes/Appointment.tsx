@@ -36,6 +36,7 @@ import { browserZone, formatPrice, fullDay, genericZoneName, timeZoneName, whenO
 import { priceOf } from '../booking/payment';
 import { useWhen } from '../booking/useWhen';
 import { holdRefusal, liveHold, type HoldRefusal } from '../booking/hold';
+import { holdTimeNow } from '../booking/holdClock';
 import { liveMonths, useMonthDocument, vacanciesPath, type LiveMonthsState } from '../booking/liveMonths';
 import { ANY_COUNSELOR, findSlot, instantOf, slotsByDay, zonedMoment, type PlacedSlot } from '../booking/slots';
 import { counselorsOf, firstFreeDay, forCounselor, monthSlots, refusalAlternatives, takenNotice, zoneOf } from '../booking/vacancies';
@@ -259,7 +260,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
     try {
       if (values.emailLocale !== storedLocale) await outbox.send(appointmentPath, { locale: values.emailLocale });
       // The browser's zone goes with the hold: the person's mails give their own time too.
-      await callFunction('appointment-hold', { appointmentId, start: slot.start, counselorId: values.counselorId, personTimezone: browserZone() });
+      await holdTimeNow(appointmentId, slot.start, values.counselorId, browserZone());
       void navigate(REVIEW_ROUTE);
     } catch (error) {
       setHolding(false);

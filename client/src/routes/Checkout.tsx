@@ -1,5 +1,5 @@
 /**
- * /b/checkout: the service, its price, the held time with the hold's countdown, and "Pay by
+ * /b/checkout: the service, its price, the held time (its countdown is the page's HeldTimeBar), and "Pay by
  * card": `stripe-createCheckoutSession` (the same open session while it is open, a new one after
  * it ended; the hold is extended over it) and then the browser goes to the provider's hosted
  * page. The provider sends the person back to /b/payment-confirmed?sessionId=... or, cancelled,
@@ -9,7 +9,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
 import { BookingSummary } from '../booking/BookingSummary';
-import { HoldCountdown } from '../booking/HoldCountdown';
 import { Screen } from '../components/ScreenPlaceholder';
 import { useIntake } from '../intake/useIntake';
 import { WhenIntakeReady } from '../intake/WhenIntakeReady';
@@ -91,7 +90,6 @@ export default function Checkout() {
                   </div>
                 </dl>
                 {booked && <BookingSummary booked={booked} locale={locale} emailLocale={isLocale(document.locale) ? document.locale : null} />}
-                {holdEnds !== null && <HoldCountdown expiresAt={holdEnds} now={now} />}
                 {previousFailed && <p className="hint">{t('booking:checkout.previousFailed')}</p>}
                 {error !== null && (
                   <p role="alert" className="error-text">

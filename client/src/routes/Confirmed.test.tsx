@@ -158,6 +158,6 @@ describe('/b/confirmed: cancelling', () => {
       await within(dialog).findByText('予約のキャンセル中にエラーが発生しました。もう一度お試しいただくか、お問い合わせください。'),
     ).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'もう一度試す' })).toBeTruthy();
-    expect(within(dialog).getByRole('button', { name: '予約を続ける' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: '予約をキャンセルしない' })).toBeTruthy();
   });
 });

@@ -58,7 +58,8 @@ describe('/b/checkout', () => {
       ['Counselor', 'Counselor c-brown'],
       ['Language of your e-mails', 'English'],
     ]);
-    expect(within(card).getByRole('timer', { name: 'Time left on your hold' }).textContent).toBe('36:00');
+    // The payment's own hold (the checkout session's end and its grace), at the top of the page.
+    expect((await screen.findByRole('timer', { name: 'Time left to pay' }, { timeout: 5000 })).textContent).toBe('36:00');
 
     await user.click(within(card).getByRole('button', { name: 'Pay by card' }));
     await waitFor(() => {
@@ -186,5 +187,14 @@ describe('/b/review?payment=cancelled', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(app.router.state.location.search).toBe('');
     expect(screen.getByRole('button', { name: 'Continue to payment' })).toBeTruthy();
+    // The review keeps showing the chosen time, and the time left to pay.
+    expect(summaryRows(screen.getByRole('region', { name: 'Your appointment' }))).toEqual([
+      ['Date', 'March 5, 2025'],
+      ['Time', '11:00 (Japan Standard Time)'],
+      ['Counselor', 'Counselor c-brown'],
+      ['Language of your e-mails', 'English'],
+    ]);
+    expect(screen.getByRole('timer', { name: 'Time left to pay' }).textContent).toBe('36:00');
+    expect(server.calls('appointment-hold')).toEqual([]); // a booking waiting for its payment is not renewed
   });
 });

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -8,6 +8,7 @@ import { createI18n } from '../i18n';
 import { useAppStore } from '../store';
 import { fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
 import { alice, renderApp } from '../test/renderApp';
+import HeldTimeBar from '../booking/HeldTimeBar';
 import Review from './Review';
 
 let view: { unmount: () => void } | undefined;
@@ -39,10 +40,19 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** The server's answer to a hold placed or renewed at `now`: 10 minutes, cut at the attempt's cap. */
+function holdReply(cap: number) {
+  const now = Date.now();
+  const next = new Date(Math.min(now + minutes(10), cap)).toISOString();
+  return { holdExpiresAt: next, holdEndsBy: new Date(cap).toISOString(), serverTime: new Date(now).toISOString() };
+}
+
 describe('/b/review: submitting with a held time', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(T0);
+    // The countdown renews at once a hold whose cap this tab does not know yet.
+    server.on('/functions/appointment-hold', () => reply(holdReply(T0 + minutes(25))));
   });
 
   it('shows the held date, time, counselor, e-mail language and the countdown, then confirms the booking', async () => {
@@ -60,7 +70,11 @@ describe('/b/review: submitting with a held time', () => {
       ['Counselor', 'Counselor c-brown'],
       ['Language of your e-mails', '日本語'],
     ]);
-    expect(within(card).getByRole('timer', { name: 'Time left on your hold' }).textContent).toBe('09:41');
+    // At the top of the page: the time left until the renewals' cap, not the hold's own 09:41.
+    await vi.waitFor(() => {
+      expect(screen.getByRole('timer', { name: 'Your time is held for' }).textContent).toBe('25:00');
+    }, { timeout: 5000 });
+    expect(within(card).queryByRole('timer')).toBeNull();
     expect(within(card).getByRole('link', { name: 'Change the time' }).getAttribute('href')).toBe('/b/appointment');
 
     const submit = screen.getByRole('button', { name: 'Confirm booking' });
@@ -142,7 +156,9 @@ describe('/b/review: submitting with a held time', () => {
     view = renderApp('/b/review', { user: alice, locale: 'ja' });
     seedBooking({ intake: completeIntake, fields: held(T0 + minutes(10)), locale: 'ja' });
     expect(await screen.findByRole('button', { name: '予約を確定する' })).toBeTruthy();
-    expect(screen.getByRole('timer', { name: '仮押さえの残り時間' }).textContent).toBe('10:00');
+    await vi.waitFor(() => {
+      expect(screen.getByRole('timer', { name: 'この時間枠の確保: 残り' }).textContent).toBe('25分0秒');
+    }, { timeout: 5000 });
     expect(screen.getByText('3月5日(水) 11:00 日本標準時')).toBeTruthy();
   });
 
@@ -165,7 +181,15 @@ function renderReview() {
   useAppStore.getState().setLocale('en');
   const router = createMemoryRouter(
     [
-      { path: '/b/review', element: <Review /> },
+      {
+        path: '/b/review',
+        element: (
+          <>
+            <HeldTimeBar />
+            <Review />
+          </>
+        ),
+      },
       { path: '*', element: <p>Elsewhere</p> },
     ],
     { initialEntries: ['/b/review'] },
@@ -190,81 +214,95 @@ describe('/b/review: the hold countdown and its renewal (fake timers)', () => {
     });
   };
 
-  it('counts down each second and renews the hold every 4 minutes with the same slot', async () => {
+  const timer = () => screen.getByRole('timer', { name: 'Your time is held for' }).textContent;
+
+  it('counts down steadily to the end the renewals may reach, renewing every 4 minutes without a jump', async () => {
     server.on('/functions/appointment-hold', () => {
-      const next = new Date(Date.now() + minutes(10)).toISOString();
-      pushAppointment({ holdExpiresAt: next });
-      return reply({ holdExpiresAt: next });
+      const answer = holdReply(T0 + minutes(30));
+      pushAppointment({ holdExpiresAt: answer.holdExpiresAt });
+      return reply(answer);
     });
     view = renderReview();
     seedBooking({ intake: completeIntake, fields: held(T0 + minutes(10)) });
-    const timer = () => screen.getByRole('timer', { name: 'Time left on your hold' }).textContent;
-    expect(timer()).toBe('10:00');
+    // Arriving, the tab learns the attempt's cap with a renewal at once.
+    await advance(0);
+    const slot = { appointmentId: 'a1', start: '2025-03-05T11:00:00+09:00', counselorId: 'c-brown' };
+    expect(server.calls('appointment-hold')).toEqual([slot]);
+    expect(timer()).toBe('30:00');
     await advance(1000);
-    expect(timer()).toBe('09:59');
+    expect(timer()).toBe('29:59');
 
     await advance(minutes(4) - 2000); // 3:59 after arrival
-    expect(server.calls('appointment-hold')).toEqual([]);
-    expect(timer()).toBe('06:01');
-    await advance(1000); // 4:00
-    expect(server.calls('appointment-hold')).toEqual([
-      { appointmentId: 'a1', start: '2025-03-05T11:00:00+09:00', counselorId: 'c-brown' },
-    ]);
+    expect(server.calls('appointment-hold')).toHaveLength(1);
+    expect(timer()).toBe('26:01');
+    await advance(1000); // 4:00: renewed, the hold now ends at 14:00
+    expect(server.calls('appointment-hold')).toEqual([slot, slot]);
+    expect(timer()).toBe('26:00');
     await advance(1000);
-    expect(timer()).toBe('09:59'); // renewed: 10 minutes from 4:00
+    expect(timer()).toBe('25:59'); // no jump back to 10:00
 
     await advance(minutes(4) - 2000); // 7:59
-    expect(server.calls('appointment-hold')).toHaveLength(1);
-    await advance(1000); // 8:00
     expect(server.calls('appointment-hold')).toHaveLength(2);
+    await advance(1000); // 8:00
+    expect(server.calls('appointment-hold')).toHaveLength(3);
+    expect(timer()).toBe('22:00');
   });
 
-  it('renews at once a hold that is about to lapse, and warns in the last minute', async () => {
-    server.on('/functions/appointment-hold', () => reply({ holdExpiresAt: new Date(Date.now() + minutes(10)).toISOString() }));
-    view = renderReview();
-    seedBooking({ intake: completeIntake, fields: held(T0 + 90_000) });
-    await advance(29_000);
-    expect(server.calls('appointment-hold')).toEqual([]);
-    expect(screen.queryByText('One minute left on your hold.')).toBeNull();
-    await advance(1000); // a minute before the end
-    expect(server.calls('appointment-hold')).toHaveLength(1);
-    expect(screen.getByText('One minute left on your hold.').getAttribute('role')).toBe('status');
-  });
-
-  it('keeps the hold to its end, not renewed again, when its renewal is refused at the hold limit', async () => {
-    server.on('/functions/appointment-hold', () =>
-      refuse('ABORTED', 409, 'This booking has kept a time on hold for as long as allowed.', {
-        reason: 'holdLimit',
-        retryAfter: new Date(T0 + minutes(32)).toISOString(),
-      }),
-    );
-    view = renderReview();
-    seedBooking({ intake: completeIntake, fields: held(T0 + minutes(2)) });
-    await advance(minutes(1)); // the renewal (a minute before the end) is refused
-    expect(server.calls('appointment-hold')).toHaveLength(1);
-    expect(screen.getByRole('alert').textContent).toBe(
-      'Your hold cannot be extended any further. Please confirm your booking before the time left runs out.',
-    );
-    expect(screen.getByRole('timer', { name: 'Time left on your hold' }).textContent).toBe('01:00');
-    expect(screen.getByRole('button', { name: 'Confirm booking' })).toBeTruthy();
-    await advance(50_000);
-    expect(server.calls('appointment-hold')).toHaveLength(1); // not tried again
-  });
-
-  it('says the hold is gone when its renewal is refused, and the button leads back to the calendar', async () => {
-    server.on('/functions/appointment-hold', () => refuse('ABORTED', 409, 'This time has just been taken. Please choose another.', { alternatives: [] }));
-    const rendered = renderReview();
-    view = rendered;
-    const { router } = rendered;
-    seedBooking({ intake: completeIntake, fields: held(T0 + minutes(2)) });
-    await advance(minutes(1)); // the renewal (a minute before the end) is refused
-    expect(server.calls('appointment-hold')).toHaveLength(1);
-    const alert = screen.getByRole('alert');
-    expect(alert.textContent).toBe('Your hold has expired. Please choose a time again. Choose a time again');
-    expect(screen.queryByRole('timer')).toBeNull();
-    act(() => {
-      fireEvent.click(screen.getByRole('button', { name: 'Continue to choose a date and time' }));
+  it("counts on the server's clock, whatever the device's clock says", async () => {
+    // The device is 3 minutes behind the server: the hold ends 10 minutes after the server's now.
+    server.on('/functions/appointment-hold', () => {
+      const serverNow = Date.now() + minutes(3);
+      return reply({
+        holdExpiresAt: new Date(serverNow + minutes(10)).toISOString(),
+        holdEndsBy: new Date(serverNow + minutes(10)).toISOString(),
+        serverTime: new Date(serverNow).toISOString(),
+      });
     });
-    expect(router.state.location.pathname).toBe('/b/appointment');
+    view = renderReview();
+    seedBooking({ intake: completeIntake, fields: held(T0 + minutes(13)) });
+    await advance(0);
+    expect(timer()).toBe('10:00');
+  });
+
+  it('says five minutes and one minute once each, and the end; a renewal refused at the limit changes nothing', async () => {
+    let calls = 0;
+    server.on('/functions/appointment-hold', () => {
+      calls += 1;
+      if (calls === 1) return reply(holdReply(T0 + minutes(6)));
+      return refuse('ABORTED', 409, 'This booking has kept a time on hold for as long as allowed.', {
+        reason: 'holdLimit',
+        retryAfter: new Date(T0 + minutes(36)).toISOString(),
+      });
+    });
+    view = renderReview();
+    seedBooking({ intake: completeIntake, fields: held(T0 + minutes(6)) });
+    await advance(0);
+    expect(timer()).toBe('06:00');
+    const status = () => screen.getByText((_, element) => element?.getAttribute('role') === 'status' && element.closest('.hold-countdown') !== null);
+    expect(status().textContent).toBe('');
+    await advance(minutes(1));
+    expect(status().textContent).toBe('Five minutes left on your held time.');
+    await advance(minutes(3)); // 4:00: the renewal is refused at the limit
+    expect(calls).toBe(2);
+    expect(timer()).toBe('02:00');
+    expect(screen.queryByRole('alert')).toBeNull();
+    await advance(minutes(1));
+    expect(timer()).toBe('01:00');
+    expect(status().textContent).toBe('One minute left on your held time.');
+    await advance(minutes(1));
+    expect(status().textContent).toBe('Your hold has expired. Please choose a time again.');
+    expect(screen.queryByRole('timer')).toBeNull();
+    expect(calls).toBe(2); // not tried again
+    expect(screen.getByRole('button', { name: 'Continue to choose a date and time' })).toBeTruthy();
+  });
+
+  it('says the hold is gone when its renewal is refused', async () => {
+    server.on('/functions/appointment-hold', () => refuse('ABORTED', 409, 'This time has just been taken. Please choose another.', { alternatives: [] }));
+    view = renderReview();
+    seedBooking({ intake: completeIntake, fields: held(T0 + minutes(2)) });
+    await advance(0);
+    expect(server.calls('appointment-hold')).toHaveLength(1);
+    expect(screen.queryByRole('timer')).toBeNull();
+    expect(screen.getAllByText(/Your hold has expired\. Please choose a time again\./).length).toBeGreaterThan(0);
   });
 });
