@@ -117,6 +117,7 @@ export function FieldControl(props: FieldControlProps) {
             required={required}
             value={typeof value === 'string' ? value : ''}
             onChange={onChange}
+            {...(onBlur ? { onBlur } : {})}
             bounds={dateBoundsOf(field, today)}
             today={today}
             locale={locale}
