@@ -7,8 +7,8 @@ const { render, advance } = layoutTests();
 
 describe('connection notice', () => {
   it.each([
-    ['en', 'No internet connection', 'This device is not connected to the internet.'],
-    ['ja', 'インターネットに接続されていません', 'この端末はインターネットに接続されていません。'],
+    ['en', 'No internet connection', 'Please check your Wi-Fi or mobile data.'],
+    ['ja', 'インターネットに接続されていません', 'Wi-Fiやモバイルデータ通信の設定をご確認ください。'],
   ] as const)('appears 5 s after the browser goes offline, announced, blocking nothing (%s)', (locale, title, body) => {
     const presence = fakePresence();
     const view = render(presence, { locale, path: '/contact' });
@@ -61,7 +61,7 @@ describe('connection notice', () => {
       useAppStore.getState().setSaveStatus('offline');
     });
     expect(notice.textContent).toContain(
-      'Your answers are kept on this page and sent automatically when the connection returns',
+      'your answers are kept on this page and sent automatically when the connection returns',
     );
   });
 

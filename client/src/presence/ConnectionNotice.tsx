@@ -33,12 +33,16 @@ export function ConnectionNotice({ cause, retrying, onRetry }: ConnectionNoticeP
   useEffect(() => {
     const notice = noticeRef.current;
     if (notice === null || typeof ResizeObserver === 'undefined') return;
+    const root = document.documentElement;
     const observer = new ResizeObserver(() => {
       setHeight(notice.offsetHeight);
+      // A field focused while typing is scrolled above the bar, not under it.
+      root.style.scrollPaddingBottom = `${String(notice.offsetHeight)}px`;
     });
     observer.observe(notice);
     return () => {
       observer.disconnect();
+      root.style.scrollPaddingBottom = '';
     };
   }, []);
 
@@ -46,7 +50,7 @@ export function ConnectionNotice({ cause, retrying, onRetry }: ConnectionNoticeP
     <>
       <div className="connection-notice-space" aria-hidden="true" style={{ height }} />
       <section ref={noticeRef} className="connection-notice" aria-labelledby={titleId}>
-        <div role="alert">
+        <div role="alert" className="connection-notice-text">
           <h2 id={titleId}>{cause === 'browser' ? t('offline.title') : t('offline.serverTitle')}</h2>
           <p>{cause === 'browser' ? t('offline.body') : t('offline.serverBody')}</p>
           {waiting && <p>{t('offline.queued')}</p>}
