@@ -34,6 +34,8 @@ function install(): void {
   );
   document.addEventListener('pointerup', release, true);
   document.addEventListener('pointercancel', release, true);
+  // A release outside the window may never reach the page.
+  window.addEventListener('blur', release);
 }
 
 export function subscribePointerPress(listener: () => void): () => void {

@@ -134,11 +134,7 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
     clearTimeout(liveTimer.current);
     liveTimer.current = undefined;
     const answers = wireAnswersFor(step, getValues(), category);
-    const data = Object.fromEntries(
-      Object.entries(savableChanges(step, answers, documentRef.current, stepIssues(step, answers, context))).filter(
-        ([path, value]) => !isCommitted(path, value),
-      ),
-    );
+    const data = savableChanges(step, answers, documentRef.current, stepIssues(step, answers, context));
     if (Object.keys(data).length === 0) return;
     outbox.send(appointmentPath, data).then(
       () => {
