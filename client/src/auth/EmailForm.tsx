@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { FAQ_RECEIVING_EMAIL } from './faqAnchors';
 import { isMobileCarrierAddress } from '../validation/carrierDomains';
 import { emailFieldError, normalizeEmail } from '../validation/email';
-import { describedBy, EMAIL_INPUT, ErrorText } from '../components/FieldParts';
+import { describedBy, EMAIL_INPUT, ErrorText, FieldError } from '../components/FieldParts';
 
 interface EmailFormValues {
   email: string;
@@ -65,11 +65,10 @@ export function EmailForm({ submitLabel, onSubmit, defaultEmail = '', carrierNot
         aria-describedby={describedBy(invalid && errorId, showCarrierNotice && carrierId)}
         {...register('email', { validate: (value) => emailFieldError(value) ?? true })}
       />
-      {invalid && (
-        <p id={errorId} role="alert" className="error-text">
-          {t(errors.email?.message === 'emailRequired' ? 'errors:emailRequired' : 'errors:invalidEmail')}
-        </p>
-      )}
+      <FieldError
+        id={errorId}
+        issue={invalid ? t(errors.email?.message === 'emailRequired' ? 'errors:emailRequired' : 'errors:invalidEmail') : null}
+      />
       {showCarrierNotice && (
         <p id={carrierId} className="notice">
           {t('errors:mobileCarrierNotice')} <Link to={`/faq#${FAQ_RECEIVING_EMAIL}`}>{t('routes:login.carrierFaq')}</Link>

@@ -5,7 +5,7 @@
  */
 import { useId } from 'react';
 import { useForm, type UseFormRegisterReturn, type UseFormReturn } from 'react-hook-form';
-import { ErrorText } from '../components/FieldParts';
+import { FieldError } from '../components/FieldParts';
 
 /** The server keeps at most this much of a reason. */
 export const MAX_REASON_LENGTH = 1000;
@@ -48,7 +48,7 @@ export function ReasonField({ label, reason }: { label: string; reason: ReasonFo
         aria-describedby={reason.error === null ? undefined : errorId}
         {...reason.registration}
       />
-      {reason.error !== null && <ErrorText id={errorId}>{reason.error}</ErrorText>}
+      <FieldError id={errorId} issue={reason.error} />
     </div>
   );
 }

@@ -4,7 +4,8 @@
  * field's, or a refused action's), the ids that describe a field, and an e-mail input's
  * attributes.
  */
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { isPointerPressed, subscribePointerPress } from './pointerPress';
 
 /** The pink asterisk after a required field's label or legend (its meaning is aria-required). */
 export function RequiredMark() {
@@ -51,8 +52,36 @@ export function ErrorText({ id, children }: { id?: string; children: ReactNode }
   );
 }
 
-/** A field's problem, or nothing when it has none. */
+/**
+ * `value`, except that while a pointer is pressed it stays what it was when the press began:
+ * a change that moves the page waits until the click has landed.
+ */
+export function useSteadyWhilePressed<T>(value: T): T {
+  const pressed = useSyncExternalStore(subscribePointerPress, isPointerPressed, () => false);
+  const [held, setHeld] = useState(value);
+  if (!pressed && held !== value) setHeld(value);
+  return pressed ? held : value;
+}
+
+/**
+ * A field's problem, on a line that is always there so that nothing below moves when it comes
+ * or goes (a click right after a correction must land where the person aimed): one line is
+ * reserved before any problem, and once a problem was shown the line keeps its height after it
+ * is fixed (however many lines the message took). Changes wait for a pressed pointer's release.
+ */
 export function FieldError({ id, issue }: { id: string; issue: string | null }) {
-  if (issue === null) return null;
-  return <ErrorText id={id}>{issue}</ErrorText>;
+  const shown = useSteadyWhilePressed(issue);
+  const lineRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const line = lineRef.current;
+    if (shown === null || line === null) return;
+    // Only ever grows: the tallest message shown keeps its room.
+    const kept = Number.parseFloat(line.style.minHeight) || 0;
+    if (line.offsetHeight > kept) line.style.minHeight = `${String(line.offsetHeight)}px`;
+  }, [shown]);
+  return (
+    <div ref={lineRef} className="field-error">
+      {shown !== null && <ErrorText id={id}>{shown}</ErrorText>}
+    </div>
+  );
 }

@@ -9,7 +9,7 @@ import { useInactivity } from '../presence/useInactivity';
 import { InactivityDialog } from '../presence/InactivityDialog';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { NavigationFocus } from './NavigationFocus';
-import { OfflineDialog } from '../presence/OfflineDialog';
+import { ConnectionNotice } from '../presence/ConnectionNotice';
 import { ScrollToTop } from './ScrollToTop';
 
 // The held time's countdown and the question before signing out from it: only for the
@@ -18,12 +18,13 @@ const HeldTimeBar = lazy(() => import('../booking/HeldTimeBar'));
 const SignOutDialog = lazy(() => import('../booking/SignOutDialog'));
 
 /**
- * The frame of every page: header (name, language, sign-out), main content, footer links; and
- * the dialogs of every page (docs/product.md "Behaviours across screens"): offline, and the inactivity warning while signed
- * in. One dialog at a time (offline first); while one shows, the page behind is inert (the
- * dialog sees to it). After a navigation the page scrolls to its top and focus moves to its
- * title (NavigationFocus). While a booking holds a time, its countdown stays at the top of the
- * page (HeldTimeBar), and signing out asks first (SignOutDialog).
+ * The frame of every page: header (name, language, sign-out), main content, footer links; the
+ * connection notice (a bar that blocks nothing) and the inactivity warning while signed in
+ * (docs/product.md "Behaviours across screens"). While the connection is lost the server
+ * cannot be told of activity, so the warning waits for it; while the warning shows, the page
+ * behind is inert (the dialog sees to it). After a navigation the page scrolls to its top and
+ * focus moves to its title (NavigationFocus). While a booking holds a time, its countdown stays
+ * at the top of the page (HeldTimeBar), and signing out asks first (SignOutDialog).
  */
 export function Layout() {
   const { t } = useTranslation();
@@ -41,11 +42,8 @@ export function Layout() {
     // After the sign-out: the booking guard's redirect (with `?next=`) comes first.
     void auth.signOut().then(() => navigate('/', { replace: true }));
   };
-  const dialog = connectivity.state.open
-    ? 'offline'
-    : signedIn && inactivity.state.phase === 'warning'
-      ? 'inactivity'
-      : null;
+  const { open: lost, cause, retrying } = connectivity.state;
+  const warning = !lost && signedIn && inactivity.state.phase === 'warning';
   return (
     <>
       <div className="app">
@@ -103,11 +101,11 @@ export function Layout() {
         <ScrollToTop />
         <NavigationFocus />
       </div>
-      {dialog === 'offline' && <OfflineDialog retrying={connectivity.state.retrying} onRetry={connectivity.retry} />}
-      {dialog === 'inactivity' && (
+      {lost && cause !== null && <ConnectionNotice cause={cause} retrying={retrying} onRetry={connectivity.retry} />}
+      {warning && (
         <InactivityDialog secondsLeft={inactivity.state.secondsLeft} onContinue={inactivity.continueSession} />
       )}
-      {dialog === null && signedIn && askSignOut && (
+      {!lost && !warning && signedIn && askSignOut && (
         <Suspense fallback={null}>
           <SignOutDialog
             onSignOut={signOut}

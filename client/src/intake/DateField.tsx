@@ -34,6 +34,8 @@ export interface DateFieldProps {
   /** ISO date, typed text, or '' for none. */
   value: string;
   onChange: (value: string) => void;
+  /** The typed text has been read on leaving the field (its problem may show from then on). */
+  onBlur?: () => void;
   bounds: DateBounds;
   locale: Locale;
   invalid: boolean;
@@ -52,7 +54,7 @@ function readTyped(text: string): string {
   return parseTypedDate(text) ?? text;
 }
 
-export function DateField({ id, label, required, value, onChange, bounds, locale, invalid, errorId, today }: DateFieldProps) {
+export function DateField({ id, label, required, value, onChange, onBlur, bounds, locale, invalid, errorId, today }: DateFieldProps) {
   const { t } = useTranslation('intake');
   const hintId = `${id}-format`;
   const [text, setText] = useState(() => display(value, locale));
@@ -103,6 +105,7 @@ export function DateField({ id, label, required, value, onChange, bounds, locale
           onBlur={() => {
             if (editing) commit(text);
             setEditing(false);
+            onBlur?.();
           }}
         />
         <button

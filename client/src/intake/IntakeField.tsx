@@ -149,6 +149,7 @@ export function FieldControl(props: FieldControlProps) {
             required={required}
             value={typeof value === 'string' ? value : ''}
             onChange={onChange}
+            {...(onBlur ? { onBlur } : {})}
             bounds={pickerBoundsOf(field, today)}
             today={today}
             locale={locale}

@@ -7,6 +7,11 @@ import { fakeServer, reply, type FakeServer } from '../test/fakeServer';
 import { CONSENT_VERSION, fakeSaves, pushAppointment, seedAppointment } from '../test/intake';
 import { contactBasics } from '../test/answers';
 import { alice, renderApp } from '../test/renderApp';
+import type * as LiveSave from './liveSave';
+
+// Saves as typed are tested in liveSave.test.tsx; here each "Save and continue" is the one
+// update, however slow the machine is between keystrokes and the click.
+vi.mock('./liveSave', async (importOriginal) => ({ ...(await importOriginal<typeof LiveSave>()), LIVE_SAVE_DELAY_MS: 3_600_000 }));
 
 let view: ReturnType<typeof renderApp> | undefined;
 let server: FakeServer;
@@ -427,7 +432,9 @@ describe('live answers and the connection', () => {
     act(() => {
       useAppStore.getState().setSaveStatus('offline');
     });
-    expect(screen.getByRole('status').textContent).toBe('Your answers will be sent when you are back online.');
+    expect(screen.getByRole('status').textContent).toBe(
+      'Not sent yet: your answers will be sent automatically when the connection returns. Please keep this page open.',
+    );
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Save and continue' }).disabled).toBe(true);
     expect(location()).toBe('/b/contact');
     act(() => {

@@ -1,9 +1,13 @@
 /**
  * The generic questionnaire step: every field of a definition step, shown by its conditions,
- * in a react-hook-form form. "Save and continue" checks the step with the same rules as the
- * server, sends one update with the changed paths (through the outbox: kept in memory and
- * sent when connected), then goes on. A refusal shows the server's problems at their fields.
- * Answers changed in another tab appear here unless the person has edited that field.
+ * in a react-hook-form form. Answers are saved as typed (liveSave.ts: the changed answers
+ * without a problem, a moment after the last change, through the outbox: kept in memory and
+ * sent when connected). A field's problem shows once the person has left it with an answer,
+ * and every problem after a first "Save and continue". "Save and continue" checks the step with
+ * the same rules as the server, sends one update with the changed paths, then goes on. A
+ * refusal shows the server's problems at their fields. Answers changed in another tab appear
+ * here unless the person has edited that field. Leaving the page (reload, closing the tab)
+ * while something typed is not saved yet asks first (the browser's own question).
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
@@ -35,6 +39,7 @@ import { FieldControl, type FieldContext } from './IntakeField';
 import { RepeaterField } from './RepeaterField';
 import { ShownFields, type RenderControl } from './ShownFields';
 import type { IntakeState } from './useIntake';
+import { LIVE_SAVE_DELAY_MS, savableChanges } from './liveSave';
 
 type Ready = Extract<IntakeState, { status: 'ready' }>;
 
@@ -81,6 +86,11 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
   const [refused, setRefused] = useState<Record<string, Refused>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [focusRequest, setFocusRequest] = useState(0);
+  const liveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** What the live saves had committed, by path: a typed value the server stored otherwise (trimmed) is saved. */
+  const committedRef = useRef<Record<string, unknown>>({});
+  const lastValuesRef = useRef<FormValues>(values);
+  const uid = useAppStore((state) => state.session.user?.uid ?? null);
 
   useEffect(() => {
     mounted.current = true;
@@ -111,7 +121,77 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
   const wire = wireAnswersFor(step, values, category, document);
   // What this step's conditions read: its answers as typed, other steps' as saved.
   const answered = withStepAnswers(step, wire, document);
-  const liveIssues = checked ? stepIssues(step, answered, context) : {};
+  const allIssues = stepIssues(step, answered, context);
+  const touched = formState.touchedFields;
+  // Before a first "Save and continue": a field's problem once it was left with an answer.
+  const liveIssues = checked
+    ? allIssues
+    : Object.fromEntries(
+        Object.entries(allIssues).filter(([path, issue]) => issue !== 'required' && getPath(touched, path) !== undefined),
+      );
+
+  const isCommitted = (path: string, value: unknown) => path in committedRef.current && deepEqual(committedRef.current[path], value);
+
+  /** Sends the step's changed answers that have no problem (a live save); refusals show at "Save and continue". */
+  const saveTyped = () => {
+    clearTimeout(liveTimer.current);
+    liveTimer.current = undefined;
+    const answers = wireAnswersFor(step, getValues(), category, documentRef.current);
+    const issues = stepIssues(step, withStepAnswers(step, answers, documentRef.current), context);
+    const data = savableChanges(step, answers, documentRef.current, issues);
+    if (Object.keys(data).length === 0) return;
+    outbox.send(appointmentPath, data).then(
+      () => {
+        Object.assign(committedRef.current, data);
+      },
+      () => undefined,
+    );
+  };
+  /** Something typed here is not stored on the server yet (waiting, in the outbox, or refused by a problem). */
+  const unsaved = () => {
+    if (liveTimer.current !== undefined || outbox.pending() > 0) return true;
+    const data = changedData(step, wireAnswersFor(step, getValues(), category, documentRef.current), documentRef.current);
+    return Object.entries(data).some(([path, value]) => !isCommitted(path, value));
+  };
+  // The timers and page listeners below call the latest of these.
+  const saveTypedRef = useRef(saveTyped);
+  const unsavedRef = useRef(unsaved);
+  useLayoutEffect(() => {
+    saveTypedRef.current = saveTyped;
+    unsavedRef.current = unsaved;
+  });
+
+  // Each change by the person: saved a moment after the last one.
+  useEffect(() => {
+    if (deepEqual(lastValuesRef.current, values)) return;
+    lastValuesRef.current = values;
+    clearTimeout(liveTimer.current);
+    liveTimer.current = setTimeout(() => {
+      saveTypedRef.current();
+    }, LIVE_SAVE_DELAY_MS);
+  }, [values]);
+
+  // Leaving the step inside the app saves what is waiting, unless the person signed out.
+  useEffect(
+    () => () => {
+      if (liveTimer.current === undefined) return;
+      if ((useAppStore.getState().session.user?.uid ?? null) === uid) saveTypedRef.current();
+      else clearTimeout(liveTimer.current);
+    },
+    [uid],
+  );
+
+  // Reloading or closing the page while something typed is not saved: the browser asks first.
+  useEffect(() => {
+    const warn = (event: BeforeUnloadEvent) => {
+      if (!unsavedRef.current()) return;
+      event.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => {
+      window.removeEventListener('beforeunload', warn);
+    };
+  }, []);
 
   const issueAt = (path: string, field: FieldDef): string | null => {
     const server = refused[path];
@@ -123,6 +203,8 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
   };
 
   const save = async (formValues: FormValues) => {
+    clearTimeout(liveTimer.current);
+    liveTimer.current = undefined;
     setFormError(null);
     const answers = wireAnswersFor(step, formValues, category, documentRef.current);
     const issues = stepIssues(step, withStepAnswers(step, answers, documentRef.current), context);

@@ -32,7 +32,7 @@ describe('offline dialog timing', () => {
     expect(monitor.getState().open).toBe(true);
     world.online = true;
     monitor.update();
-    expect(monitor.getState()).toEqual({ open: false, retrying: false });
+    expect(monitor.getState()).toEqual({ open: false, retrying: false, cause: null });
   });
 
   it('does not open for a loss shorter than 5 s', () => {
@@ -46,12 +46,25 @@ describe('offline dialog timing', () => {
     expect(monitor.getState().open).toBe(false);
   });
 
-  it('opens when the socket that should be up stays down', () => {
+  it('opens when the socket that should be up stays down: the server, not the browser', () => {
     const { monitor, world } = setup();
     world.socketDown = true;
     monitor.update();
     vi.advanceTimersByTime(5_000);
-    expect(monitor.getState().open).toBe(true);
+    expect(monitor.getState()).toEqual({ open: true, retrying: false, cause: 'server' });
+  });
+
+  it('says the browser once it goes offline while the server was unreachable', () => {
+    const { monitor, world } = setup();
+    world.socketDown = true;
+    monitor.update();
+    vi.advanceTimersByTime(5_000);
+    world.online = false;
+    monitor.update();
+    expect(monitor.getState()).toEqual({ open: true, retrying: false, cause: 'browser' });
+    world.online = true;
+    monitor.update();
+    expect(monitor.getState()).toEqual({ open: true, retrying: false, cause: 'server' });
   });
 
   it('retry: reconnects and spins until back, or for a few seconds', () => {
@@ -61,15 +74,15 @@ describe('offline dialog timing', () => {
     vi.advanceTimersByTime(5_000);
     monitor.retry();
     expect(reconnect).toHaveBeenCalledTimes(1);
-    expect(monitor.getState()).toEqual({ open: true, retrying: true });
+    expect(monitor.getState()).toEqual({ open: true, retrying: true, cause: 'browser' });
     monitor.retry(); // a second press while spinning changes nothing
     expect(reconnect).toHaveBeenCalledTimes(1);
     vi.advanceTimersByTime(4_000);
-    expect(monitor.getState()).toEqual({ open: true, retrying: false });
+    expect(monitor.getState()).toEqual({ open: true, retrying: false, cause: 'browser' });
     monitor.retry();
     world.online = true;
     monitor.update();
-    expect(monitor.getState()).toEqual({ open: false, retrying: false });
+    expect(monitor.getState()).toEqual({ open: false, retrying: false, cause: null });
   });
 
   it('retry closes at once when the connection is already back', () => {
@@ -79,7 +92,7 @@ describe('offline dialog timing', () => {
     vi.advanceTimersByTime(5_000);
     world.online = true; // no `online` event yet
     monitor.retry();
-    expect(monitor.getState()).toEqual({ open: false, retrying: false });
+    expect(monitor.getState()).toEqual({ open: false, retrying: false, cause: null });
   });
 });
 

@@ -1,8 +1,10 @@
 /**
- * When to show the offline dialog (docs/product.md "Behaviours across screens"), without React or DOM:
- * connectivity counts as lost while the browser says it is offline, or while the socket that
- * should be open (signed in) is down. The dialog opens once it has been lost for
- * `delayMs` (contract.json offlineDialogDelaySeconds) and closes as soon as it is back.
+ * When to show the connection notice (docs/product.md "Behaviours across screens"), without
+ * React or DOM: connectivity counts as lost while the browser says it is offline, or while the
+ * socket that should be open (signed in) is down. The notice opens once it has been lost for
+ * `delayMs` (contract.json offlineDialogDelaySeconds) and closes as soon as it is back. What is
+ * known is said: the browser is offline, or it is online and the clinic's server cannot be
+ * reached.
  *
  * Retry: asks the socket to connect again at once and shows a spinner until the connection is
  * back (the dialog closes) or `retryMs` have passed.
@@ -10,9 +12,14 @@
 import { contract } from '../contract';
 import { observed } from './observed';
 
+/** Why the connection is lost: this device is offline, or the clinic's server does not answer. */
+export type LostCause = 'browser' | 'server';
+
 export interface ConnectivityState {
   open: boolean;
   retrying: boolean;
+  /** While open: why (null when closed). */
+  cause: LostCause | null;
 }
 
 export interface ConnectivityDeps {
@@ -42,7 +49,7 @@ export const RETRY_SPINNER_MS = 4_000;
 export function createConnectivityMonitor(deps: ConnectivityDeps): ConnectivityMonitor {
   const delayMs = deps.delayMs ?? OFFLINE_DIALOG_DELAY_MS;
   const retryMs = deps.retryMs ?? RETRY_SPINNER_MS;
-  const store = observed<ConnectivityState>({ open: false, retrying: false });
+  const store = observed<ConnectivityState>({ open: false, retrying: false, cause: null });
   const publish = store.publish;
   let lostTimer: ReturnType<typeof setTimeout> | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -50,6 +57,7 @@ export function createConnectivityMonitor(deps: ConnectivityDeps): ConnectivityM
   /** Read afresh (after `update()`, which may change it). */
   const isOpen = () => store.get().open;
   const lost = () => !deps.browserOnline() || deps.socketDown();
+  const cause = (): LostCause => (deps.browserOnline() ? 'server' : 'browser');
 
   function clearRetry(): void {
     if (retryTimer !== null) clearTimeout(retryTimer);
@@ -61,13 +69,19 @@ export function createConnectivityMonitor(deps: ConnectivityDeps): ConnectivityM
       if (lostTimer !== null) clearTimeout(lostTimer);
       lostTimer = null;
       clearRetry();
-      publish({ open: false, retrying: false });
+      publish({ open: false, retrying: false, cause: null });
       return;
     }
-    if (store.get().open || lostTimer !== null) return;
+    const current = store.get();
+    if (current.open) {
+      // Still lost, maybe for another reason (the browser went offline meanwhile).
+      if (current.cause !== cause()) publish({ ...current, cause: cause() });
+      return;
+    }
+    if (lostTimer !== null) return;
     lostTimer = setTimeout(() => {
       lostTimer = null;
-      if (lost()) publish({ open: true, retrying: false });
+      if (lost()) publish({ open: true, retrying: false, cause: cause() });
     }, delayMs);
   }
 
@@ -76,13 +90,13 @@ export function createConnectivityMonitor(deps: ConnectivityDeps): ConnectivityM
 
     retry() {
       if (!store.get().open || store.get().retrying) return;
-      publish({ open: true, retrying: true });
+      publish({ ...store.get(), retrying: true });
       deps.reconnect();
       update(); // back already (the browser said so before its event arrived)?
       if (!isOpen()) return;
       retryTimer = setTimeout(() => {
         retryTimer = null;
-        if (store.get().open) publish({ open: true, retrying: false });
+        if (store.get().open) publish({ ...store.get(), retrying: false });
         update();
       }, retryMs);
     },
@@ -92,7 +106,7 @@ export function createConnectivityMonitor(deps: ConnectivityDeps): ConnectivityM
       if (lostTimer !== null) clearTimeout(lostTimer);
       lostTimer = null;
       clearRetry();
-      publish({ open: false, retrying: false });
+      publish({ open: false, retrying: false, cause: null });
     },
 
     getState: store.get,

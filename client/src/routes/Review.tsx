@@ -14,7 +14,7 @@ import { applicableSteps, definitionMessage, missingAnswers, REVIEW_ROUTE } from
 import { errorMessageKey, FunctionsError, outbox } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';
-import { ErrorText } from '../components/FieldParts';
+import { ErrorText, FieldError } from '../components/FieldParts';
 
 /**
  * /b/review: every applicable answer grouped by step with an "Edit" link, what is missing
@@ -109,11 +109,7 @@ export default function Review() {
                   />
                   <span>{t('intake:review.termsAgree')}</span>
                 </label>
-                {showTermsMessage && (
-                  <p id={termsErrorId} role="alert" className="error-text">
-                    {definitionMessage('terms', locale)}
-                  </p>
-                )}
+                <FieldError id={termsErrorId} issue={showTermsMessage ? definitionMessage('terms', locale) : null} />
                 {saveError !== null && <ErrorText>{saveError}</ErrorText>}
               </div>
             </div>
