@@ -257,7 +257,10 @@ async def test_book_and_cancel_with_the_keyboard_alone(
         await expect(dialog).to_be_visible()
         await expect(dialog).to_have_attribute("aria-modal", "true")
         await expect(dialog).to_have_accessible_description(
-            re.compile(r"^Your appointment will be cancelled and you will be signed out\.")
+            re.compile(
+                r"^Appointment: .+ Japan Standard Time"
+                r" Your appointment will be cancelled and you will be signed out\."
+            )
         )
         await expect(page.locator("#root")).to_have_attribute("inert", "")
         reason = dialog.get_by_role("textbox", name="Reason for cancelling")
