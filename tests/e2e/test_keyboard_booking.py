@@ -3,11 +3,12 @@
 A signed-in person whose questionnaire is complete (set up through the API) opens
 /b/appointment; from then on only keys are pressed (Tab, Shift+Tab, arrows, Home, End,
 PageUp, PageDown, Enter, Space, Escape, and typing the cancel reason): the calendar grid
-(after the counselor choice, left at "Any counselor"), a time, the e-mail language, "Hold this time", the terms and "Confirm booking"
-on the review, then on /b/confirmed the cancel dialog (named, described, modal, Tab and
-Shift+Tab kept inside, Escape gives focus back to its opener) and the cancel itself. Between
-key presses the test asserts which element has focus, so it proves that the focus order
-reaches every control and that focus lands on the new page's title after each step change.
+(after the counselor choice, left at "Any counselor"), a time, the e-mail language, "Hold
+this time", the terms and "Confirm booking" on the review, then on /b/confirmed the cancel
+dialog (named, described, modal, Tab and Shift+Tab kept inside, Escape gives focus back to
+its opener) and the cancel itself. Between key presses the test asserts which element has
+focus, so it proves that the focus order reaches every control and that focus lands on the
+new page's title after each step change.
 """
 
 import re
