@@ -94,12 +94,12 @@ describe('"none" is exclusive', () => {
     expect(checkValue(target, value, context)).toBe(problem);
   });
 
-  it('is declared in the definition for "受けていない" and "特になし"', () => {
+  it('is declared in the definition for "なし" and "特になし"', () => {
     const exclusive = Object.values(definition.options)
       .flat()
       .filter((option) => option.exclusive === true)
       .map((option) => option.label.ja);
-    expect(exclusive).toEqual(['特になし', '受けていない']);
+    expect(exclusive).toEqual(['特になし', 'なし']);
   });
 
   it('ticking none clears the others, ticking another clears none', () => {
@@ -112,7 +112,7 @@ describe('"none" is exclusive', () => {
   });
 
   it('names the option in the refusal', () => {
-    expect(issueMessage('exclusiveOption', pastTests, 'ja', context.today)).toBe('「受けていない」はほかの選択肢と一緒には選べません。');
+    expect(issueMessage('exclusiveOption', pastTests, 'ja', context.today)).toBe('「なし」はほかの選択肢と一緒には選べません。');
     expect(issueMessage('exclusiveOption', pastTests, 'en', context.today)).toBe('\u201cNone\u201d cannot be chosen together with other answers.');
   });
 });

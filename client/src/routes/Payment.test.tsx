@@ -189,8 +189,7 @@ describe('/b/review?payment=cancelled', () => {
     expect(screen.getByRole('button', { name: 'Continue to payment' })).toBeTruthy();
     // The review keeps showing the chosen time, and the time left to pay.
     expect(summaryRows(screen.getByRole('region', { name: 'Your appointment' }))).toEqual([
-      ['Date', 'March 5, 2025'],
-      ['Time', '11:00 (Japan Standard Time)'],
+      ['Date and time', 'Wed, Mar 5, 11:00 Japan Standard Time'],
       ['Counselor', 'Counselor c-brown'],
       ['Language of your e-mails', 'English'],
     ]);
