@@ -10,7 +10,13 @@ import pytest_asyncio
 from playwright.async_api import Browser, Locator, Page, ViewportSize, expect
 
 from tests.conftest import unique_email
-from tests.e2e.test_accessibility import assert_accessible, blocking_violations, report, settle
+from tests.e2e.test_accessibility import (
+    AGREE,
+    assert_accessible,
+    blocking_violations,
+    report,
+    settle,
+)
 from tests.support.browser import browser_locale
 from tests.support.clients import Account, connect, sign_in
 from tests.support.server import ROOT, ServerProcess
@@ -18,7 +24,6 @@ from tests.support.server import ROOT, ServerProcess
 SCREENSHOTS = ROOT / "var" / "e2e-screenshots"
 PHONE = ViewportSize(width=390, height=844)
 DESKTOP = ViewportSize(width=1366, height=900)
-AGREE = {"en": "I agree and want to start answering", "ja": "上記に同意して回答を始める"}
 ADD = {"en": "Add family member", "ja": "家族を追加"}
 ENTRY = {"en": "Entry {n}", "ja": "{n}件目"}
 WHO = {"en": "Who is it?", "ja": "どなたですか"}

@@ -22,12 +22,13 @@ import type { Locale } from '../i18n/locale';
 import { DateField } from './DateField';
 import { describedBy, EMAIL_INPUT, FieldError, FieldLabel, RequiredMark } from '../components/FieldParts';
 import { ComboboxPlaceholder } from './ComboboxPlaceholder';
+import { loadComboboxField } from './comboboxLoader';
+import { CharacterCounter } from './CharacterCounter';
+import { toHalfWidth } from '../validation/halfWidth';
 
 // react-aria-components weigh about 240 kB: only a step with a combo box (the family step)
 // loads them, the other steps stay small.
-const ComboboxField = lazy(() => import('./ComboboxField').then((module) => ({ default: module.ComboboxField })));
-import { CharacterCounter } from './CharacterCounter';
-import { toHalfWidth } from '../validation/halfWidth';
+const ComboboxField = lazy(() => loadComboboxField().then((module) => ({ default: module.ComboboxField })));
 
 /**
  * What every field of the questionnaire is shown in, the same for all the fields of a step:

@@ -3,6 +3,7 @@
  * item fields of the definition and a remove button; an add button while fewer than maxItems.
  * Item fields follow their own conditions; their problems are keyed "<path>.<index>.<field>".
  */
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   fieldDomId,
@@ -18,6 +19,7 @@ import {
 import { FieldError, RequiredMark } from '../components/FieldParts';
 import { FieldControl, type FieldContext } from './IntakeField';
 import { ShownFields, type RenderControl } from './ShownFields';
+import { loadComboboxField } from './comboboxLoader';
 import { RelativeField } from './RelativeField';
 
 export interface RepeaterFieldProps {
@@ -45,6 +47,12 @@ export function RepeaterField({ field, value, onChange, required, issueAt, conte
   const issue = issueAt(field.path);
   const canAdd = field.maxItems === undefined || value.length < field.maxItems;
   const addLabel = field.addLabel?.[locale] ?? '';
+  const hasCombobox = children.some((child) => child.type === 'combobox');
+
+  // Its entries' combo box is fetched now, while the connection is known to work.
+  useEffect(() => {
+    if (hasCombobox) void loadComboboxField().catch(() => undefined);
+  }, [hasCombobox]);
 
   const update = (index: number, changes: Record<string, unknown>) => {
     onChange(value.map((item, i) => (i === index ? Object.entries(changes).reduce((acc, [path, next]) => setPath(acc, path, next), item) : item)));
