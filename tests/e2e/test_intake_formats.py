@@ -53,7 +53,8 @@ async def test_full_width_era_dates_and_questions_that_apply_in_japanese_on_a_ph
 
     # A full-width patient ID: its format is in the hint; it is taken and saved half-width.
     await page.goto(base + "/b/patient")
-    await page.get_by_role("group", name="どなたが回答されますか").get_by_label("妊婦さんご本人").check()
+    role = page.get_by_role("group", name="どなたが回答されますか")
+    await role.get_by_label("妊婦さんご本人").check()
     patient_id = page.get_by_label("患者ID（診察券番号）", exact=True)
     await expect(patient_id).to_have_accessible_description(re.compile("英数字"))
     await patient_id.fill("１０２９３８")
