@@ -1,11 +1,12 @@
 /**
  * "The time you chose has just been taken": announced at once (role=alert) when the chosen
  * slot disappears from the live month document or `appointment-hold` answers ABORTED, with
- * the nearest free times as buttons that choose them.
+ * the nearest free times as buttons that choose them. Times are the clinic's, with the
+ * person's own beside them when their zone differs (useWhen), as everywhere in booking.
  */
 import { useTranslation } from 'react-i18next';
-import { formatDay } from './format';
 import type { PlacedSlot } from './slots';
+import { useWhen } from './useWhen';
 import type { Locale } from '../i18n/locale';
 
 export interface TakenNotice {
@@ -16,9 +17,18 @@ export interface TakenNotice {
   alternatives: PlacedSlot[];
 }
 
-export function BookingTakenAlert({ notice, locale, onPick }: { notice: TakenNotice; locale: Locale; onPick: (slot: PlacedSlot) => void }) {
+interface BookingTakenAlertProps {
+  notice: TakenNotice;
+  locale: Locale;
+  /** The clinic's IANA zone: the times above are its. */
+  clinicZone: string;
+  onPick: (slot: PlacedSlot) => void;
+}
+
+export function BookingTakenAlert({ notice, locale, clinicZone, onPick }: BookingTakenAlertProps) {
   const { t } = useTranslation('booking');
-  const when = { date: formatDay(notice.date, locale), time: notice.time };
+  const whenText = useWhen(locale);
+  const when = { when: whenText(notice.date, notice.time, clinicZone) };
   return (
     <div role="alert" className="notice booking-taken">
       <p>{notice.reason === 'taken' ? t('taken.message', when) : t('taken.counselor', when)}</p>
@@ -36,7 +46,7 @@ export function BookingTakenAlert({ notice, locale, onPick }: { notice: TakenNot
                       onPick(slot);
                     }}
                   >
-                    {t('taken.alternative', { date: formatDay(slot.date, locale), time: slot.time })}
+                    {whenText(slot.date, slot.time, clinicZone)}
                   </button>
                 </li>
               ))}

@@ -283,15 +283,15 @@ describe('/b/appointment: choosing and holding a time', () => {
     // Someone else holds 10:00: the month document no longer lists it.
     await pushMonth('2025-03', march.slice(1));
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('Sorry, March 5, 2025 at 10:00 has just been taken. Please choose another time.')).toBeTruthy();
+    expect(within(alert).getByText('Sorry, Wed, Mar 5, 10:00 Japan Standard Time has just been taken. Please choose another time.')).toBeTruthy();
     expect(within(alert).getAllByRole('button').map((button) => button.textContent)).toEqual([
-      'March 5, 2025, 11:00',
-      'March 6, 2025, 09:00',
-      'March 20, 2025, 14:00',
+      'Wed, Mar 5, 11:00 Japan Standard Time',
+      'Thu, Mar 6, 09:00 Japan Standard Time',
+      'Thu, Mar 20, 14:00 Japan Standard Time',
     ]);
     expect(screen.queryByRole('radio', { name: '10:00' })).toBeNull();
 
-    await user.click(within(alert).getByRole('button', { name: 'March 6, 2025, 09:00' }));
+    await user.click(within(alert).getByRole('button', { name: 'Thu, Mar 6, 09:00 Japan Standard Time' }));
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.getByRole('group', { name: 'Times on Thursday, March 6, 2025 (Japan Standard Time)' })).toBeTruthy();
     expect(screen.getByRole('radio', { name: '09:00' })).toHaveProperty('checked', true);
@@ -322,7 +322,7 @@ describe('/b/appointment: choosing and holding a time', () => {
     await pushMonth('2025-03', [slot('2025-03-05T10:00', ['c-sato']), ...march.slice(1)]);
     expect(await screen.findByRole('alert')).toHaveProperty(
       'textContent',
-      'The counselor you chose is no longer free on March 5, 2025 at 10:00. "Any counselor" is now selected; you can keep the time or choose another one.',
+      'The counselor you chose is no longer free at Wed, Mar 5, 10:00 Japan Standard Time. "Any counselor" is now selected; you can keep the time or choose another one.',
     );
     expect(screen.getByRole('radio', { name: '10:00' })).toHaveProperty('checked', true);
     expect(screen.getByRole('radio', { name: 'Any counselor' })).toHaveProperty('checked', true);
@@ -339,13 +339,13 @@ describe('/b/appointment: choosing and holding a time', () => {
     await choose5MarchAt10(user);
     await user.click(screen.getByRole('button', { name: 'Hold this time' }));
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('Sorry, March 5, 2025 at 10:00 has just been taken. Please choose another time.')).toBeTruthy();
+    expect(within(alert).getByText('Sorry, Wed, Mar 5, 10:00 Japan Standard Time has just been taken. Please choose another time.')).toBeTruthy();
     expect(within(alert).getAllByRole('button').map((button) => button.textContent)).toEqual([
-      'March 4, 2025, 15:00',
-      'March 5, 2025, 11:00',
+      'Tue, Mar 4, 15:00 Japan Standard Time',
+      'Wed, Mar 5, 11:00 Japan Standard Time',
     ]);
     expect(view?.router.state.location.pathname).toBe('/b/appointment');
-    await user.click(within(alert).getByRole('button', { name: 'March 5, 2025, 11:00' }));
+    await user.click(within(alert).getByRole('button', { name: 'Wed, Mar 5, 11:00 Japan Standard Time' }));
     expect(screen.getByRole('radio', { name: '11:00' })).toHaveProperty('checked', true);
   });
 
@@ -417,7 +417,7 @@ describe('/b/appointment: choosing and holding a time', () => {
     expect(screen.getByRole('button', { name: 'この日時を仮押さえする' })).toBeTruthy();
     await pushMonth('2025-03', march.slice(1));
     expect((await screen.findByRole('alert')).textContent).toContain(
-      '申し訳ありません。2025/03/05 10:00 はたった今ほかの方の予約で埋まりました。別の時間を選んでください。',
+      '申し訳ありません。3月5日(水) 10:00 日本標準時はたった今ほかの方の予約で埋まりました。別の時間を選んでください。',
     );
   });
 });

@@ -339,7 +339,7 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
           })}
         </p>
       )}
-      {taken && <BookingTakenAlert notice={taken} locale={locale} onPick={pickAlternative} />}
+      {taken && <BookingTakenAlert notice={taken} locale={locale} clinicZone={timeZone} onPick={pickAlternative} />}
       <form
         className="booking-form"
         noValidate
