@@ -19,6 +19,7 @@ from realtime.booking.feed_window import window_data
 from realtime.booking.slot_cache import SlotCache
 from realtime.booking.vacancies import month_data, month_days, month_times
 from realtime.intake.validate import IntakeContext
+from realtime.nested import set_nested
 from realtime.paths import EVERYONE, audit_path, feed_path, presence_path, vacancies_path
 from realtime.presence_view import presence_data, presence_for
 from realtime.rules import DocMeta
@@ -177,20 +178,6 @@ class Users(Rows):
         column = WRITABLE["users"][path].attribute
         row[column] = value
         return column
-
-
-def set_nested(document: dict[str, Any], path: list[str], value: Any) -> dict[str, Any]:
-    """A copy of `document` with the field at `path` set (None removes it)."""
-    copy = dict(document)
-    head, rest = path[0], path[1:]
-    if rest:
-        inner = copy.get(head)
-        copy[head] = set_nested(inner if isinstance(inner, dict) else {}, rest, value)
-    elif value is None:
-        copy.pop(head, None)
-    else:
-        copy[head] = value
-    return copy
 
 
 class Appointments(Rows):

@@ -36,6 +36,7 @@ from realtime.intake.definition import (
     message,
 )
 from realtime.intake.typed_dates import parse_typed_date, years_before
+from realtime.nested import set_nested
 from realtime.text import CONTROL_CHARACTERS, clean, half_width
 
 RELATIVE_DAYS = re.compile(r"^\+(\d{1,4})d$")
@@ -62,19 +63,8 @@ class IntakeContext:
         """The context with an update's values (by dot-separated path) applied to answers."""
         answers = dict(self.answers or {})
         for path, value in changes.items():
-            answers = _set_path(answers, str(path).split("."), value)
+            answers = set_nested(answers, str(path).split("."), value)
         return replace(self, answers=answers)
-
-
-def _set_path(data: dict[str, Any], parts: list[str], value: Any) -> dict[str, Any]:
-    copy = dict(data)
-    head, rest = parts[0], parts[1:]
-    if rest:
-        inner = copy.get(head)
-        copy[head] = _set_path(inner if isinstance(inner, dict) else {}, rest, value)
-    else:
-        copy[head] = value
-    return copy
 
 
 def resolve_date(token: str, today: date) -> date:

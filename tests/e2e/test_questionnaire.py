@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Locator, Page, expect
 
-from realtime.collections import set_nested
 from realtime.intake.definition import STEPS, Field
 from realtime.intake.validate import holds
+from realtime.nested import set_nested
 from tests.conftest import unique_email
 from tests.support.clients import connect, sign_in
 from tests.support.server import ROOT, ServerProcess
