@@ -45,6 +45,9 @@ SERVICES = [
         price_amount=16500,
         price_currency="JPY",
         consent_version=CONSENT_VERSION,
+        # Refunded in full until 48 hours before; half after that.
+        free_cancel_hours=48,
+        late_refund_percent=50,
         gestation_min_weeks=10,
         gestation_max_weeks=22,
     ),
@@ -78,6 +81,7 @@ CLINIC = Clinic(
     name={"ja": "デモ遺伝カウンセリングクリニック", "en": "Demo Genetic Counseling Clinic"},
     timezone="Asia/Tokyo",
     contact_email="contact@demo-clinic.example",
+    contact_phone="03-0000-0000",
     service_aliases={"prenatal": "prenatal-b2c", "pgt": "pgt-post", "cancer": "cancer-b2b"},
 )
 

@@ -12,6 +12,14 @@ from sqlmodel import Field, SQLModel
 
 from storage.types import JSONDocument, UTCDateTime
 
+# Clinic defaults (docs/product.md, "After the booking"): reminders 7 days, 1 day and 2 hours
+# before; a submitted intake kept 5 years.
+DEFAULT_REMINDER_OFFSETS: tuple[int, ...] = (7 * 24 * 60, 24 * 60, 2 * 60)
+DEFAULT_RETENTION_DAYS = 5 * 365 + 1
+# Service defaults of the cancellation policy: free until 48 hours before, nothing after.
+DEFAULT_FREE_CANCEL_HOURS = 48
+DEFAULT_LATE_REFUND_PERCENT = 0
+
 
 def _json(nullable: bool = False) -> Any:
     return Field(default=None, sa_column=Column(JSONDocument, nullable=nullable))
@@ -33,6 +41,15 @@ class Clinic(SQLModel, table=True):
     contact_email: str = Field(max_length=320)
     # Entry aliases (prenatal, pgt, cancer) -> a service id of this clinic.
     service_aliases: dict[str, str] = _json()
+    # What every booking mail signs with, beside the name and contact_email.
+    contact_phone: str | None = Field(default=None, max_length=32)
+    # Reminder mails, in minutes before the start (realtime/booking/reminders.py).
+    reminder_offsets: list[int] = Field(
+        default_factory=lambda: list(DEFAULT_REMINDER_OFFSETS),
+        sa_column=Column(JSONDocument, nullable=False),
+    )
+    # A submitted intake is kept this many days after its appointment, then purged.
+    retention_days: int = DEFAULT_RETENTION_DAYS
 
 
 class Service(SQLModel, table=True):
@@ -52,6 +69,10 @@ class Service(SQLModel, table=True):
     # gestation at the appointment, from the expected delivery date in the intake).
     gestation_min_weeks: int | None = None
     gestation_max_weeks: int | None = None
+    # Cancellation policy: a cancel until this many hours before the start is refunded in
+    # full; later, this share (percent, 0..100) of the amount paid.
+    free_cancel_hours: int = DEFAULT_FREE_CANCEL_HOURS
+    late_refund_percent: int = DEFAULT_LATE_REFUND_PERCENT
 
 
 class ClinicService(SQLModel, table=True):
@@ -140,6 +161,9 @@ class User(SQLModel, table=True):
     created: datetime = _ts()
     updated: datetime | None = _ts(nullable=True)
     version: int = 1
+    # Set by account-erase: the row stays (appointments keep their owner) with every personal
+    # field replaced; the address may sign in again later as a new user.
+    erased_at: datetime | None = _ts(nullable=True)
 
 
 class AuthSession(SQLModel, table=True):
@@ -182,6 +206,10 @@ class Appointment(SQLModel, table=True):
     payment: dict[str, Any] | None = _json(nullable=True)
     cancellation: dict[str, Any] | None = _json(nullable=True)  # {reason, at}
     intake: dict[str, Any] = _json()
+    # When the person submitted it (the retention period counts from its appointment).
+    submitted_at: datetime | None = _ts(nullable=True)
+    # The appointment whose answers this one was started from (rebook with a copy).
+    copied_from: str | None = Field(default=None, max_length=64)
     created: datetime = _ts()
     updated: datetime | None = _ts(nullable=True)
     version: int = 1
@@ -402,3 +430,51 @@ class CounselorCalendarFeed(SQLModel, table=True):
     key_hash: str = Field(max_length=64, unique=True)
     created: datetime = _ts()
     created_by: str = Field(max_length=64)  # the uid of the staff member who made the key
+
+
+class Reminder(SQLModel, table=True):
+    """One reminder mail of one appointment's time: the row is inserted (claimed) in the
+    transaction that queues the mail, so the unique key sends it once across every node and
+    restart. `start` is the time it reminds of: a moved appointment gets new rows."""
+
+    __tablename__ = "reminders"
+    __table_args__ = (
+        Index(
+            "uq_reminders_appointment_offset_start",
+            "appointment_id",
+            "offset_minutes",
+            "start",
+            unique=True,
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    appointment_id: str = Field(foreign_key="appointments.id", max_length=64)
+    offset_minutes: int
+    start: datetime = _ts()
+    sent_at: datetime = _ts()
+
+
+class WaitlistEntry(SQLModel, table=True):
+    """A person waiting for a time between two days (and with one counselor, or any).
+
+    `status`: waiting | offered (a freed time is held for them until `offer_until`) |
+    accepted | left | lapsed. First in line is the oldest `created` among those waiting.
+    One entry per appointment: joining again replaces the days and goes to the back.
+    """
+
+    __tablename__ = "waitlist_entries"
+    __table_args__ = (Index("ix_waitlist_clinic_status_created", "clinic_id", "status", "created"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    appointment_id: str = Field(foreign_key="appointments.id", max_length=64, unique=True)
+    clinic_id: str = Field(foreign_key="clinics.id", max_length=64)
+    service_id: str = Field(max_length=64)
+    counselor_id: str | None = Field(default=None, max_length=64)
+    first_day: str = Field(max_length=10)  # YYYY-MM-DD, clinic timezone
+    last_day: str = Field(max_length=10)
+    status: str = Field(default="waiting", max_length=16)
+    created: datetime = _ts()
+    offer_start: datetime | None = _ts(nullable=True)
+    offer_counselor_id: str | None = Field(default=None, max_length=64)
+    offer_until: datetime | None = _ts(nullable=True)
