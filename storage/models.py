@@ -210,6 +210,9 @@ class Appointment(SQLModel, table=True):
     submitted_at: datetime | None = _ts(nullable=True)
     # The appointment whose answers this one was started from (rebook with a copy).
     copied_from: str | None = Field(default=None, max_length=64)
+    # The person's place on the waitlist as their document shows it ({from, to, counselorId,
+    # status, offer}); the queue itself is the waitlist_entries table, written with it.
+    waitlist: dict[str, Any] | None = _json(nullable=True)
     created: datetime = _ts()
     updated: datetime | None = _ts(nullable=True)
     version: int = 1

@@ -41,6 +41,7 @@ def upgrade() -> None:
         "appointments": [
             sa.Column("submitted_at", storage.types.UTCDateTime(), nullable=True),
             sa.Column("copied_from", sqlmodel.AutoString(length=64), nullable=True),
+            sa.Column("waitlist", storage.types.JSONDocument, nullable=True),
         ],
     }
     for table, added in columns.items():
@@ -94,6 +95,7 @@ def downgrade() -> None:
     op.drop_index("uq_reminders_appointment_offset_start", table_name="reminders")
     op.drop_table("reminders")
     with op.batch_alter_table("appointments") as batch:
+        batch.drop_column("waitlist")
         batch.drop_column("copied_from")
         batch.drop_column("submitted_at")
     with op.batch_alter_table("users") as batch:
