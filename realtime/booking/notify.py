@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from realtime import audit
 from realtime.booking.access import catalog_of, clinic_appointment
+from realtime.booking.mail_facts import booking_facts, link_list
 from realtime.changes import changing
 from realtime.contract import DEFAULT_LOCALE, LOCALES
 from realtime.errors import FunctionError
@@ -117,7 +118,9 @@ async def _client_mail(
     locale = mail_locale(booking.appointment)
     clinic, join_url = booking.clinic, booking.join_url
     confirmed = event == "confirmed"
+    facts = booking_facts(booking, locale, mailer.public_url, counselor)
     context = {
+        "facts": facts,
         "when": booking.when_for_person(locale),
         "clinic": clinic.name.get(locale, clinic.id),
         "counselor": counselor.name.get(locale, counselor.id),
@@ -131,7 +134,7 @@ async def _client_mail(
         session,
         to=email,
         mail=render(template, locale, **context),
-        links=[join_url] if confirmed and join_url else [],
+        links=([join_url] if confirmed and join_url else []) + link_list(facts),
         attachments=[booking.ics(event, locale, organizer=clinic.contact_email, attendee=email)],
     )
 

@@ -32,9 +32,11 @@ class Queued:
 
 
 class Mailer:
-    def __init__(self, db: Database, smtp: SmtpDelivery | None) -> None:
+    def __init__(self, db: Database, smtp: SmtpDelivery | None, public_url: str) -> None:
         self.db = db
         self.smtp = smtp
+        # The base of the links in mails (PUBLIC_URL): realtime/mail/links.py.
+        self.public_url = public_url
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def queue(
