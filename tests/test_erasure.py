@@ -74,6 +74,9 @@ async def test_erasure_leaves_nothing_of_the_person(server: ServerProcess) -> No
             "appointmentId": someone.appointment_id,
         }
         assert (await call_http(base_url, "contact-send", message))[0] == 200
+        # An unused sign-in link of the address (its row names the address; so does its mail).
+        link = await call_http(base_url, "sendEmail-authLink", {"email": someone.email})
+        assert link[0] == 200, link
         assert status_of(await other.hold(slot["start"], counselor)) == "ABORTED"
         ended: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         async with connect(base_url, someone.token) as second:
