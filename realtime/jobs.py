@@ -8,6 +8,10 @@
 - reconcile-payments: every paid session ends with exactly one confirmed booking or one
   refund, even when a webhook or a refund call was lost.
 - forget-presence: presence rows of sockets whose node died.
+- purge-retained: a submitted intake (or any appointment that ended) is kept for its clinic's
+  `retention_days` after the appointment's day (undated: after it was submitted, else last
+  changed), then its answers and personal fields are forgotten as account-erase forgets them
+  (realtime/booking/deidentify.py; docs/security.md, "Erasure and retention").
 - deliver-mail: outbox mails left `queued` (a node died) or `failed` (SMTP down) are tried
   again once due, with growing pauses, each claimed by one node (realtime/mail/delivery.py).
 """
@@ -15,12 +19,13 @@
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 from functools import partial
 from zoneinfo import ZoneInfo
 
 import stripe
 
+from realtime.booking.deidentify import ENDED_STATUSES, deidentify
 from realtime.booking.status import transition
 from realtime.changes import Change, Claims, changing
 from realtime.paths import appointment_path
@@ -32,6 +37,8 @@ from storage.documents import mark_changed
 from storage.models import Appointment
 from storage.repo_appointments import drafts_changed_before, lock_appointment, with_payment
 from storage.repo_booking import active_claim_of, expired_holds
+from storage.repo_catalog import get_clinic
+from storage.repo_erasure import all_clinics, retained_past
 
 log = logging.getLogger(__name__)
 BATCH = 500
@@ -93,6 +100,50 @@ async def _purge(
     row.patient_role = None
     row.agreed_to_terms = False
     return True
+
+
+async def purge_retained(state: AppState, now: datetime) -> int:
+    """Forget the answers of appointments kept past their clinic's retention period."""
+    async with state.db.read() as session:
+        candidates: list[str] = []
+        for clinic in await all_clinics(session):
+            period = timedelta(days=clinic.retention_days)
+            today = now.astimezone(ZoneInfo(clinic.timezone)).date()
+            candidates += await retained_past(
+                session,
+                clinic_id=clinic.id,
+                ended=ENDED_STATUSES,
+                before_day=(today - period).isoformat(),
+                before=now - period,
+                limit=BATCH,
+            )
+    purged = await _each_appointment(state, candidates, now, _purge_retained)
+    if purged:
+        log.info("purge-retained forgot the answers of %s appointment(s)", purged)
+    return purged
+
+
+async def _purge_retained(
+    state: AppState, session: AsyncSession, row: Appointment, now: datetime, change: Change
+) -> bool:
+    if row.submitted_at is None and row.status not in ENDED_STATUSES:
+        return False
+    clinic = await get_clinic(session, clinic_id=row.clinic_id)
+    assert clinic is not None
+    if not _retention_over(row, clinic.timezone, clinic.retention_days, now):
+        return False
+    return deidentify(row)
+
+
+def _retention_over(row: Appointment, timezone: str, days: int, now: datetime) -> bool:
+    """Kept `days` after the appointment's day (clinic zone); undated, after it was submitted
+    (else last changed)."""
+    period = timedelta(days=days)
+    if row.date is not None:
+        today = now.astimezone(ZoneInfo(timezone)).date()
+        return row.date < (today - period).isoformat()
+    since = row.submitted_at or row.updated or row.created
+    return since < now - period
 
 
 async def expire_holds(state: AppState, now: datetime) -> int:
@@ -181,6 +232,7 @@ SCHEDULED: dict[str, Job] = {
     "forget-presence": forget_stale_presence,
     "reconcile-payments": reconcile_payments,
     "deliver-mail": deliver_mail,
+    "purge-retained": purge_retained,
 }
 # Also runnable at a set time through POST /dev/jobs/{name} (development and tests).
 # Session checks have their own, faster loop (realtime/presence.py).

@@ -216,9 +216,14 @@ def _signed_out(reply: Any) -> bool:
     return isinstance(error, dict) and error.get("status") == "UNAUTHENTICATED"
 
 
+# Calls that end every session of the person when they succeed.
+SESSION_ENDING = ("appointment-cancel", "account-erase")
+
+
 def cancelled(name: object, reply: Any) -> bool:
-    """Whether this call cancelled the person's appointment (which signs them out)."""
-    if name != "appointment-cancel":
+    """Whether this call cancelled the person's appointment or erased their account (either
+    signs them out)."""
+    if name not in SESSION_ENDING:
         return False
     if isinstance(reply, httpx.Response):
         return reply.status_code == 200

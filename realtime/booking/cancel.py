@@ -7,6 +7,7 @@ mailed in the appointment's language and left signed in, and the action audited.
 """
 
 from collections.abc import Callable
+from datetime import datetime
 from functools import partial
 
 from realtime import audit
@@ -32,12 +33,7 @@ async def cancel(state: AppState, who: Identity, appointment_id: str, reason: st
     async with changing(state, path, own_path) as change, state.db.write() as session:
         row = await own_appointment(session, who, appointment_id)
         now = utcnow()
-        row.status = transition(row.status, "cancelled")
-        row.cancellation = {"reason": reason, "at": iso(now)}
-        await _free_time(state, session, row, change)
-        row.hold_expires_at = None
-        mark_changed(row, now)
-        change.row(path, row)
+        await cancel_own(state, session, change, row, reason, now)
         user = await lock_user(session, user_id=row.user_id)
         assert user is not None
         user.appointment_id = None
@@ -45,7 +41,27 @@ async def cancel(state: AppState, who: Identity, appointment_id: str, reason: st
         change.row(own_path, user)
         ended = await revoke_user_sessions(session, user_id=row.user_id, at=now)
         change.end_sessions(ended, after_reply=True)
-        change.feed(row.clinic_id)
+
+
+async def cancel_own(
+    state: AppState,
+    session: AsyncSession,
+    change: Change,
+    row: Appointment,
+    reason: str,
+    now: datetime,
+) -> None:
+    """The person's cancel of their appointment `row` (locked by the caller) inside the
+    caller's write: the status, the time freed with its mails, the document and the feed.
+    appointment-cancel and account-erase (realtime/booking/erase.py) both cancel through it,
+    so every rule of the person's cancel applies to both."""
+    row.status = transition(row.status, "cancelled")
+    row.cancellation = {"reason": reason, "at": iso(now)}
+    await _free_time(state, session, row, change)
+    row.hold_expires_at = None
+    mark_changed(row, now)
+    change.row(appointment_path(row.id), row)
+    change.feed(row.clinic_id)
 
 
 async def _free_time(

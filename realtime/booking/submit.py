@@ -52,6 +52,7 @@ async def submit(state: AppState, who: Identity, appointment_id: str) -> Appoint
             or claim.expires_at <= now
         ):
             raise FunctionError("ABORTED", HOLD_EXPIRED_MESSAGE)
+        row.submitted_at = now  # kept from here for the clinic's retention period (jobs.py)
         if service.price_amount:
             row.status = transition(row.status, "pending_payment")
         else:

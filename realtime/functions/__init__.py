@@ -1,6 +1,7 @@
 """Callable functions, one module per area. Importing this package registers them all."""
 
 from realtime.functions import (
+    account,
     analytics,
     appointment,
     booking,
@@ -14,6 +15,7 @@ from realtime.functions import (
 )
 
 __all__ = [
+    "account",
     "analytics",
     "appointment",
     "booking",

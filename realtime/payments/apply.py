@@ -98,19 +98,15 @@ async def _refund_mails(
     clinic = await get_clinic(session, clinic_id=row.clinic_id)
     assert user is not None and clinic is not None
     context = {"appointment_id": row.id, "reason": reason}
-    return [
-        await state.mailer.queue(
-            session,
-            to=user.email,
-            links=[],
-            mail=render(
-                _PERSON_NOTICE.get(reason, "payment_refunded"), mail_locale(row), **context
-            ),
-        ),
-        await state.mailer.queue(
-            session,
-            to=clinic.contact_email,
-            links=[],
-            mail=render("payment_refunded_clinic", "ja", **context),
-        ),
-    ]
+    mails: list[Queued] = []
+    # An erased person's address is gone; account-erase's confirmation told them of the
+    # refund (realtime/booking/erase.py).
+    if user.erased_at is None:
+        notice = _PERSON_NOTICE.get(reason, "payment_refunded")
+        mail = render(notice, mail_locale(row), **context)
+        mails.append(await state.mailer.queue(session, to=user.email, links=[], mail=mail))
+    clinic_mail = render("payment_refunded_clinic", "ja", **context)
+    mails.append(
+        await state.mailer.queue(session, to=clinic.contact_email, links=[], mail=clinic_mail)
+    )
+    return mails

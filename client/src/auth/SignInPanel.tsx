@@ -14,6 +14,7 @@ const noticeKeys = {
   appointmentFailed: 'errors:appointmentFailed',
   sessionEnded: 'errors:unauthenticated',
   appointmentCancelled: 'booking:cancel.done',
+  accountErased: 'account:erase.done',
 } as const satisfies Record<LoginNotice, string>;
 
 /**
@@ -21,7 +22,7 @@ const noticeKeys = {
  * form, then "check your inbox". A signed-in person is offered to continue instead.
  */
 export function SignInPanel({ entry }: { entry: SignInEntry }) {
-  const { t } = useTranslation(['common', 'routes', 'errors', 'booking', 'staff']);
+  const { t } = useTranslation(['common', 'routes', 'errors', 'booking', 'staff', 'account']);
   const user = useAppStore(selectAuthUser);
   const notice = useAppStore(selectLoginNotice);
   const [search] = useSearchParams();

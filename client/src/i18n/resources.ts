@@ -3,6 +3,7 @@
  * The questionnaire's own words (steps, fields, options, rules, messages) are not here: they
  * come from the intake definition (realtime/intake/definition.json), in both languages.
  */
+import enAccount from '../locales/en/account.json';
 import enBooking from '../locales/en/booking.json';
 import enCommon from '../locales/en/common.json';
 import enErrors from '../locales/en/errors.json';
@@ -10,6 +11,7 @@ import enIntake from '../locales/en/intake.json';
 import enRoutes from '../locales/en/routes.json';
 import enScreens from '../locales/en/screens.json';
 import enStaff from '../locales/en/staff.json';
+import jaAccount from '../locales/ja/account.json';
 import jaBooking from '../locales/ja/booking.json';
 import jaCommon from '../locales/ja/common.json';
 import jaErrors from '../locales/ja/errors.json';
@@ -18,10 +20,10 @@ import jaRoutes from '../locales/ja/routes.json';
 import jaScreens from '../locales/ja/screens.json';
 import jaStaff from '../locales/ja/staff.json';
 
-export const namespaces = ['common', 'routes', 'errors', 'intake', 'screens', 'booking', 'staff'] as const;
+export const namespaces = ['common', 'routes', 'errors', 'intake', 'screens', 'booking', 'staff', 'account'] as const;
 export type Namespace = (typeof namespaces)[number];
 
 export const resources = {
-  ja: { common: jaCommon, routes: jaRoutes, errors: jaErrors, intake: jaIntake, screens: jaScreens, booking: jaBooking, staff: jaStaff },
-  en: { common: enCommon, routes: enRoutes, errors: enErrors, intake: enIntake, screens: enScreens, booking: enBooking, staff: enStaff },
+  ja: { common: jaCommon, routes: jaRoutes, errors: jaErrors, intake: jaIntake, screens: jaScreens, booking: jaBooking, staff: jaStaff, account: jaAccount },
+  en: { common: enCommon, routes: enRoutes, errors: enErrors, intake: enIntake, screens: enScreens, booking: enBooking, staff: enStaff, account: enAccount },
 } as const;

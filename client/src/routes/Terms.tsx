@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { EraseAccountSection } from '../account/EraseAccountSection';
 import { PolicyDocument } from '../components/PolicyDocument';
 
 const SECTIONS = [
@@ -17,13 +18,19 @@ const SECTIONS = [
   'contact',
 ] as const;
 
-/** /terms: the terms of service, in the interface language; what it says of information links to the privacy policy. */
+/**
+ * /terms: the terms of service, in the interface language; what it says of information links to
+ * the privacy policy and, for a signed-in person, offers to withdraw consent and delete their data.
+ */
 export default function Terms() {
   const { t } = useTranslation('screens');
-  const privacyLink = (
-    <p>
-      <Link to="/privacy">{t('terms.privacyLink')}</Link>
-    </p>
+  const information = (
+    <>
+      <p>
+        <Link to="/privacy">{t('terms.privacyLink')}</Link>
+      </p>
+      <EraseAccountSection headingLevel={3} />
+    </>
   );
-  return <PolicyDocument policy="terms" sections={SECTIONS} text={t('terms', { returnObjects: true })} extras={{ information: privacyLink }} />;
+  return <PolicyDocument policy="terms" sections={SECTIONS} text={t('terms', { returnObjects: true })} extras={{ information }} />;
 }

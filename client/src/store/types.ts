@@ -45,9 +45,10 @@ export type DocumentsState = Record<DocumentSlot, HeldDocument | null>;
 /**
  * Why the person was sent back to the login screen, shown there once: the appointment could
  * not be created (docs/product.md "The booking flow"), the server ended the session (expired or revoked), or the
- * person cancelled their appointment (which ends every session of theirs).
+ * person cancelled their appointment (which ends every session of theirs), or erased their
+ * account (the same).
  */
-export type LoginNotice = 'appointmentFailed' | 'sessionEnded' | 'appointmentCancelled';
+export type LoginNotice = 'appointmentFailed' | 'sessionEnded' | 'appointmentCancelled' | 'accountErased';
 
 /** Everything the store holds, without its actions. */
 /** What the person sees of their saves: "saving…", "saved", "will be sent when you are back online". */
