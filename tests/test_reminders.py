@@ -9,7 +9,7 @@ from typing import Any
 from realtime.booking.reminders import Lead, due_offsets, lead_of, offsets_of
 from realtime.mail.when import format_when
 from tests.support.booking import Person, free_slots, person, run_job
-from tests.support.clients import outbox
+from tests.support.clients import call_http, outbox
 
 DAY = timedelta(days=1)
 TOKYO = "Asia/Tokyo"  # the demo clinic's zone
@@ -125,10 +125,14 @@ async def test_none_for_a_cancelled_appointment_and_its_time_rebooked_gets_its_o
 ) -> None:
     async with booked(base_url, ahead=(8 * DAY, 20 * DAY)) as (first, start):
         counselor = (await first.document())["counselorId"]
-        cancelled = await first.call(
-            "appointment-cancel", {"appointmentId": first.appointment_id, "reason": "予定変更"}
+        # Over HTTP: the cancel ends the person's sessions, their socket with them.
+        cancelled = await call_http(
+            base_url,
+            "appointment-cancel",
+            {"appointmentId": first.appointment_id, "reason": "予定変更"},
+            first.token,
         )
-        assert cancelled == {"data": {"status": "cancelled"}}
+        assert cancelled == (200, {"data": {"status": "cancelled"}})
     # The same time booked again by someone else: a new appointment, so new reminders.
     async with person(base_url, complete=True) as second:
         held = await second.hold(start.isoformat(), counselor)

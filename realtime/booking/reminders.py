@@ -31,7 +31,7 @@ from realtime.mail.render import render
 from realtime.state import AppState
 from storage.db import AsyncSession
 from storage.errors import Conflict
-from storage.models import Appointment, SlotClaim
+from storage.models import SlotClaim
 from storage.repo_appointments import lock_appointment
 from storage.repo_booking import active_claim_of, get_counselor
 from storage.repo_reminders import (
@@ -137,8 +137,11 @@ async def _remind(state: AppState, appointment_id: str, start: datetime, now: da
             latest = min(due)
             if latest not in missing or not wanted(latest, claim):
                 return 0
+            user = await get_user(session, user_id=row.user_id)
+            if user is None or user.erased_at is not None:
+                return 0  # nobody to write to (account-erase cancels open bookings anyway)
             booking = Booking(row, clinic, service, claim)
-            change.mail(await _reminder_mail(state, session, booking, latest))
+            change.mail(await _reminder_mail(state, session, booking, user.email, latest))
             return 1
     except Conflict:
         log.info("a reminder of %s was claimed already", appointment_id)
@@ -146,20 +149,17 @@ async def _remind(state: AppState, appointment_id: str, start: datetime, now: da
 
 
 async def _reminder_mail(
-    state: AppState, session: AsyncSession, booking: Booking, offset: int
+    state: AppState, session: AsyncSession, booking: Booking, email: str, offset: int
 ) -> Queued:
     """The person's reminder, in the appointment's language, with the booking's facts and
     the join link."""
-    row: Appointment = booking.appointment
-    user = await get_user(session, user_id=row.user_id)
     counselor = await get_counselor(session, counselor_id=booking.claim.counselor_id)
-    assert user is not None
-    locale = mail_locale(row)
+    locale = mail_locale(booking.appointment)
     facts = booking_facts(booking, locale, state.mailer.public_url, counselor)
     join_url = booking.join_url
     return await state.mailer.queue(
         session,
-        to=user.email,
+        to=email,
         mail=render(
             "booking_reminder",
             locale,
