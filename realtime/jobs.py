@@ -14,6 +14,8 @@
   (realtime/booking/deidentify.py; docs/security.md, "Erasure and retention").
 - deliver-mail: outbox mails left `queued` (a node died) or `failed` (SMTP down) are tried
   again once due, with growing pauses, each claimed by one node (realtime/mail/delivery.py).
+- send-reminders: the reminder mails of confirmed bookings at each clinic's offsets before
+  the start, each sent once across nodes and reruns (realtime/booking/reminders.py).
 """
 
 import asyncio
@@ -26,6 +28,7 @@ from zoneinfo import ZoneInfo
 import stripe
 
 from realtime.booking.deidentify import ENDED_STATUSES, deidentify
+from realtime.booking.reminders import send_reminders
 from realtime.booking.status import transition
 from realtime.changes import Change, Claims, changing
 from realtime.paths import appointment_path
@@ -233,6 +236,7 @@ SCHEDULED: dict[str, Job] = {
     "reconcile-payments": reconcile_payments,
     "deliver-mail": deliver_mail,
     "purge-retained": purge_retained,
+    "send-reminders": send_reminders,
 }
 # Also runnable at a set time through POST /dev/jobs/{name} (development and tests).
 # Session checks have their own, faster loop (realtime/presence.py).

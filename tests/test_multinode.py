@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.support.booking import free_slots, person
+from tests.support.booking import free_slots, person, run_job
 from tests.support.clients import connect, sign_in
 from tests.support.databases import (
     REDIS_URL,
@@ -19,6 +19,7 @@ from tests.support.databases import (
 )
 from tests.support.server import ServerProcess
 from tests.test_feed_window import SATO, Board, board, catch_up, clinic_day, hold, window
+from tests.test_reminders import DAY, booked, reminders
 from tests.test_staff_signin import ADMIN, DEMO_SECRET, code, dev_session, post_totp
 
 
@@ -195,3 +196,19 @@ async def test_bookings_window_changes_reach_staff_on_the_other_node(
         assert desk.bookings == await catch_up(b.url, sato.token, desk)
         assert desk.bookings[someone.appointment_id]["counselorId"] == "c-sato"
         assert {row["counselorId"] for row in desk.bookings.values()} == {"c-sato"}
+
+
+async def test_two_nodes_running_the_job_at_once_mail_each_reminder_once(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_nodes
+    async with booked(a.url, ahead=(8 * DAY, 20 * DAY)) as (someone, start):
+        pass
+    runs = [
+        run_job(node.url, "send-reminders", start - 7 * DAY) for node in (a, b) for _ in range(3)
+    ]
+    assert sum(await asyncio.gather(*runs)) >= 1
+    assert len(await reminders(a.url, someone.email)) == 1
+    # Run again with the same clock, as after a restart: nothing new.
+    await asyncio.gather(*(run_job(node.url, "send-reminders", start - 7 * DAY) for node in (b, a)))
+    assert len(await reminders(b.url, someone.email)) == 1
