@@ -226,6 +226,12 @@ async def test_only_the_owner_moves_a_booked_appointment(base_url: str) -> None:
             },
         )
         assert stolen["error"]["status"] == "PERMISSION_DENIED"
+        # A new time inside the minimum notice or beyond the horizon is no free time.
+        hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+        for start in (hour + timedelta(hours=2), hour + timedelta(days=90)):
+            refused = await move(someone, start.isoformat(), "any")
+            assert refused["error"]["status"] == "ABORTED", refused
+            assert "alternatives" in refused["error"]["details"]
         assert (await someone.document())["time"] == local(slot["start"])[1]
 
 
