@@ -23,6 +23,7 @@ INTAKE_READ = "intake.read"
 INTAKE_EXPORT = "intake.export"
 APPOINTMENT_STATUS = "appointment.status"
 APPOINTMENT_CANCEL = "appointment.cancel"
+APPOINTMENT_RESCHEDULE = "appointment.reschedule"
 MAIL_RESEND = "mail.resend"
 AUDIT_READ = "audit.read"
 # A counselor's calendar feed key made or replaced (realtime/functions/staff_calendar.py).

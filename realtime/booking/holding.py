@@ -7,6 +7,7 @@ times. The derived documents' versions are raised inside the hold's own transact
 (`version_in`): they become visible with the hold, to every process at once.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -138,6 +139,20 @@ def _nearest(slots: list[Slot], start: datetime) -> list[dict[str, object]]:
 async def _choice(state: AppState, who: Identity, appointment_id: str, start: datetime) -> Choice:
     """Read-only first look: whose appointment, may it move, and the months around the
     chosen day. One statement when those months are cached (no lock, no transaction)."""
+
+    def admit(row: Appointment) -> None:
+        if row.user_id != who.uid:
+            raise no_access()
+        _require_movable(row)
+
+    return await first_look(state, appointment_id, start, admit)
+
+
+async def first_look(
+    state: AppState, appointment_id: str, start: datetime, admit: Callable[[Appointment], None]
+) -> Choice:
+    """The first look of a hold or a move (realtime/booking/reschedule.py): `admit` refuses
+    an appointment the caller may not act on, or one that may not change its time."""
     # The chosen day, in whatever zone the clinic has, is within a day of the UTC one: these
     # months cover it and the alternatives' days either side.
     months = months_between(
@@ -145,10 +160,10 @@ async def _choice(state: AppState, who: Identity, appointment_id: str, start: da
         start.date() + ALTERNATIVE_DAYS + timedelta(days=2),
     )
     look = await state.caches.looks.get(appointment_id, months)
-    if look is None or look.row.user_id != who.uid:
+    if look is None:
         raise no_access()
+    admit(look.row)
     row, clinic, service = look.row, look.clinic, look.service
-    _require_movable(row)
     day = start.astimezone(ZoneInfo(clinic.timezone)).date()
     now = utcnow()
     # The months are cached at those versions (no session), unless someone changed them.

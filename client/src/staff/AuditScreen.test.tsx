@@ -156,3 +156,15 @@ describe('/staff: the link to the audit log', () => {
     expect(screen.queryByRole('link', { name: 'Audit log' })).toBeNull();
   });
 });
+
+describe('/staff/audit: a moved appointment', () => {
+  it('says the old and the new start in the clinic zone', async () => {
+    entries = [entry(5, 'appointment.reschedule', { detail: { from: '2025-03-05T02:00:00Z', to: '2025-03-20T05:00:00Z', counselorFrom: 'c-sato', counselorTo: 'c-sato' } })];
+    view = renderApp('/staff/audit', { user: admin });
+    await pushClinicDocument(AUDIT, { latestId: 5, latestAt: null });
+    await screen.findByRole('table');
+    await waitFor(() => {
+      expect(cells(firstRow()).slice(2, 5)).toEqual(['Moved the time', 'a-1', 'Mar 5, 2025, 11:00 → Mar 20, 2025, 14:00']);
+    });
+  });
+});

@@ -61,17 +61,27 @@ function when(iso: string, zone: string, locale: Locale): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium', hourCycle: 'h23', timeZone: zone }).format(date);
 }
 
+/** An appointment's start in the clinic's zone, to the minute: "Mar 5, 2025, 11:00" / "2025/03/05 11:00". */
+function startOf(iso: string, zone: string, locale: Locale): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23', timeZone: zone }).format(date);
+}
+
 /** The entry's `detail` in words (nothing for an intake read, which has none). */
 function useDetailWords() {
   const { t } = useTranslation('staff');
   const status = (value: unknown) => (typeof value === 'string' ? t(`status.${value}`, { defaultValue: value }) : '—');
-  return (entry: AuditEntry): string => {
+  const moment = (value: unknown, zone: string, locale: Locale) => (typeof value === 'string' ? startOf(value, zone, locale) : '—');
+  return (entry: AuditEntry, zone: string, locale: Locale): string => {
     const detail = entry.detail ?? {};
     switch (entry.action) {
       case 'appointment.status':
         return t('audit.detail.status', { from: status(detail.from), to: status(detail.to) });
       case 'appointment.cancel':
         return t(detail.refund === true ? 'audit.detail.cancelRefund' : 'audit.detail.cancel', { from: status(detail.from) });
+      case 'appointment.reschedule':
+        return t('audit.detail.reschedule', { from: moment(detail.from, zone, locale), to: moment(detail.to, zone, locale) });
       case 'mail.resend':
         return t('audit.detail.resendCounselor');
       case 'calendarFeed.rotate':
@@ -290,7 +300,7 @@ function AuditLog({ clinicId }: { clinicId: string }) {
                           <Link to={`/staff/appointments/${encodeURIComponent(entry.appointmentId)}`}>{entry.appointmentId}</Link>
                         )}
                       </td>
-                      <td>{words(entry)}</td>
+                      <td>{words(entry, zone, locale)}</td>
                       <td>{entry.clientAddress ?? t('audit.noAddress')}</td>
                     </tr>
                   ))}
