@@ -62,6 +62,7 @@ describe('contact form', () => {
         name: 'Hanako Yamada',
         email: 'hanako@example.com',
         message: 'I would like to change my appointment.',
+        locale: 'en',
         appointmentId: 'appt-1',
       },
     ]);
