@@ -339,7 +339,8 @@ async def test_a_person_abroad_reads_their_own_time_beside_the_clinics_in_mails(
     assert f" Japan Time / your time: {own_day}" in mail and " Pacific Time\n" in mail
     assert "Asia/Tokyo" not in mail and "America/Los_Angeles" not in mail
     counselor_mail = (await outbox(base_url, f"{counselor}@demo-clinic.example"))[-1]["text"]
-    assert "（日本時間）" in counselor_mail  # this counselor reads Japanese: the clinic's time alone
+    # This counselor reads Japanese: the clinic's time alone.
+    assert "（日本時間）" in counselor_mail
     assert "米国太平洋時間" not in counselor_mail and "Pacific Time" not in counselor_mail
 
 

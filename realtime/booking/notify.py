@@ -142,10 +142,6 @@ async def _client_mail(
     facts = booking_facts(booking, locale, mailer.public_url, counselor)
     context = {
         "facts": facts,
-        "when": booking.when_for_person(locale),
-        "clinic": clinic.name.get(locale, clinic.id),
-        "counselor": counselor.name.get(locale, counselor.id),
-        "service": booking.service_name(locale),
         # A cancellation never carries the join link (docs/security.md, "Mail").
         "join_url": join_url if confirmed else "",
         "reason": "" if confirmed else booking.cancel_reason,
