@@ -176,7 +176,7 @@ async def test_a_clinic_cancellation_tells_the_counselor_who_and_why(
     clinic_mail = next(
         m
         for m in await outbox(base_url, someone.email)
-        if "クリニックにてキャンセルいたしました" in m["text"]
+        if "クリニックにてキャンセルさせていただきました" in m["text"]
     )
     assert join_url not in clinic_mail["text"] and clinic_mail["links"] == []
     assert join_url not in clinic_mail["attachments"][0]["content"]
