@@ -345,3 +345,18 @@ def test_japanese_mails_use_full_width_punctuation_in_labels() -> None:
     for mail in person_mails("ja", "America/Los_Angeles").values():
         assert not re.search(r"[ぁ-んァ-ヶ一-龠]: ", mail.text), mail.text
         assert "(" not in mail.text and ")" not in mail.text, mail.text
+
+
+@pytest.mark.parametrize("locale", ["ja", "en"])
+def test_a_clinic_cancel_before_a_time_was_chosen_still_signs(locale: str) -> None:
+    mail = render(
+        "booking_cancelled_by_clinic",
+        locale,
+        facts=None,
+        signature=signature_of(CLINIC, locale),
+        service="Prenatal counseling",
+        reason="",
+        refund=False,
+    )
+    assert "Prenatal counseling" in mail.text and "03-1234-5678" in mail.text
+    assert CLINIC.name[locale] in mail.html and mail.subject.startswith(subject_prefix(locale))
