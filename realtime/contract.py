@@ -17,6 +17,8 @@ MAX_MESSAGE_BYTES: Final[int] = int(_CONTRACT["maxMessageBytes"])
 SERVER_PATH_PREFIXES: Final[tuple[str, ...]] = tuple(_CONTRACT["serverPathPrefixes"])
 INACTIVITY_LOGOUT_SECONDS: Final[int] = int(_CONTRACT["inactivityLogoutSeconds"])
 INACTIVITY_WARNING_SECONDS: Final[int] = int(_CONTRACT["inactivityWarningSeconds"])
+# The answer time /contact-confirmation and the contact acknowledgement mail promise.
+CONTACT_REPLY_BUSINESS_DAYS: Final[int] = int(_CONTRACT["contactReplyBusinessDays"])
 APPOINTMENT_STATUSES: Final[tuple[str, ...]] = tuple(_CONTRACT["appointmentStatuses"])
 # The status machine's moves (realtime/booking/status.py); the staff screens offer an action
 # only where its move is allowed.

@@ -22,6 +22,7 @@ from realtime.changes import changing
 from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.mail.render import render
+from realtime.mail.signature import signature_of
 from realtime.ratelimit import enforce_each
 from realtime.state import AppState
 from realtime.text import clean, half_width
@@ -127,7 +128,13 @@ async def request_link(
         queued = await state.mailer.queue(
             session,
             to=email,
-            mail=render("auth_link", locale, link=link, minutes=minutes),
+            mail=render(
+                "auth_link",
+                locale,
+                link=link,
+                minutes=minutes,
+                signature=signature_of(entry.clinic, locale),
+            ),
             links=[link],
         )
         change.mail(queued)

@@ -204,6 +204,19 @@ async def active_claim_of(session: AsyncSession, *, appointment_id: str) -> Slot
     return rows.first()
 
 
+async def last_booked_claim_of(session: AsyncSession, *, appointment_id: str) -> SlotClaim | None:
+    """The appointment's latest booked time, active or released (a cancelled booking's mails
+    still name the time it had)."""
+    rows = await session.exec(
+        select(SlotClaim)
+        .where(SlotClaim.appointment_id == appointment_id)
+        .where(SlotClaim.kind == "booking")
+        .order_by(col(SlotClaim.created).desc(), col(SlotClaim.id).desc())
+        .limit(1)
+    )
+    return rows.first()
+
+
 async def expired_holds(session: AsyncSession, *, now: datetime, limit: int) -> list[str]:
     """Appointment ids of active holds expired by `now` (the candidates of expire-holds)."""
     rows = await session.exec(

@@ -288,7 +288,9 @@ async def test_confirmation_with_join_link_mails_and_feed(base_url: str) -> None
     assert "confirmed" in client_mail["subject"]
     assert appointment["joinUrl"] in client_mail["text"]
     local = datetime.fromisoformat(slot["start"])
-    assert f"{local:%H:%M}" in client_mail["text"] and "Asia/Tokyo" in client_mail["text"]
+    tokyo = local.astimezone(ZoneInfo("Asia/Tokyo"))
+    assert f"{tokyo:%H:%M}–" in client_mail["text"] and "Japan Time" in client_mail["text"]
+    assert "Asia/Tokyo" not in client_mail["text"]
     counselor_mail = (await outbox(base_url, f"{counselor}@demo-clinic.example"))[0]
     assert someone.appointment_id in counselor_mail["text"]
     assert "ヤマダ" not in counselor_mail["text"]  # no intake data in mail
@@ -330,12 +332,16 @@ async def test_a_person_abroad_reads_their_own_time_beside_the_clinics_in_mails(
         start.astimezone(ZoneInfo("America/Los_Angeles")),
     )
     mail = (await outbox(base_url, someone.email))[0]["text"]
-    clinic_time = f"{tokyo:%A}, {tokyo:%B} {tokyo.day}, {tokyo.year} at {tokyo:%H:%M} (Asia/Tokyo)"
-    own_hour = f"{(la.hour % 12) or 12}:{la:%M} {'AM' if la.hour < 12 else 'PM'}"
-    own_time = f"{la:%A}, {la:%B} {la.day}, {la.year} at {own_hour} (America/Los_Angeles)"
-    assert f"When: {clinic_time} / your time: {own_time}" in mail
+    # Start and end, the zones named as people say them, never an IANA id.
+    clinic_day = f"{tokyo:%A}, {tokyo:%B} {tokyo.day}, {tokyo.year}, {tokyo:%H:%M}–"
+    own_day = f"{la:%A}, {la:%B} {la.day}, {la.year}, {(la.hour % 12) or 12}:{la:%M}"
+    assert f"When: {clinic_day}" in mail
+    assert f" Japan Time / your time: {own_day}" in mail and " Pacific Time\n" in mail
+    assert "Asia/Tokyo" not in mail and "America/Los_Angeles" not in mail
     counselor_mail = (await outbox(base_url, f"{counselor}@demo-clinic.example"))[-1]["text"]
-    assert "America/Los_Angeles" not in counselor_mail
+    # This counselor reads Japanese: the clinic's time alone.
+    assert "（日本時間）" in counselor_mail
+    assert "米国太平洋時間" not in counselor_mail and "Pacific Time" not in counselor_mail
 
 
 async def test_cancel_frees_the_slot_signs_out_and_mails(base_url: str) -> None:

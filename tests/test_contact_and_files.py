@@ -6,6 +6,7 @@ import hashlib
 import httpx
 import pytest
 
+from tests.conftest import unique_email
 from tests.support.clients import call_http, outbox
 
 
@@ -22,6 +23,30 @@ async def test_a_contact_message_is_stored_and_mailed_to_the_clinic(base_url: st
     assert "山田 花子" in mail["subject"]
     assert "hanako@example.jp" in mail["text"] and "abc123" in mail["text"]
     assert "予約の変更について" in mail["text"]
+
+
+async def test_the_sender_gets_an_acknowledgement_without_their_message(base_url: str) -> None:
+    """In the form's language (Japanese unless told), with the answer time and the clinic's
+    signature, and nothing the sender wrote: the address may be someone else's."""
+    secret = "妊娠12週 NIPT 陽性 / positive screening result"
+    for locale, expected in (("en", "usually within 2 business days"), (None, "通常2営業日以内")):
+        sender = unique_email("contact")
+        message = {"name": "Taro Mistyped", "email": sender, "message": secret}
+        status, body = await call_http(
+            base_url, "contact-send", message if locale is None else {**message, "locale": locale}
+        )
+        assert (status, body) == (200, {"data": {"sent": True}})
+        [ack] = await outbox(base_url, sender)
+        brand = "[Genetic Counseling Booking] " if locale == "en" else "【遺伝カウンセリング予約】"
+        assert ack["subject"].startswith(brand) and ack["subject"].count(brand.strip()) == 1
+        assert expected in ack["text"] and "contact@demo-clinic.example" in ack["text"]
+        for part in (ack["subject"], ack["text"]):
+            assert "NIPT" not in part and "妊娠" not in part and "Mistyped" not in part
+        assert ack["links"] == []
+    status, body = await call_http(
+        base_url, "contact-send", {**message, "email": unique_email("contact"), "locale": "fr"}
+    )
+    assert status == 400 and body["error"]["status"] == "INVALID_ARGUMENT"
 
 
 @pytest.mark.parametrize(

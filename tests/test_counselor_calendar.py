@@ -122,12 +122,12 @@ async def test_a_counselor_subscribes_to_their_booked_times(base_url: str) -> No
     assert uid not in events_of((await fetch(base_url, url)).content)
 
     confirm, cancel = await mails_about(base_url, SATO_MAIL, someone.appointment_id)
-    assert confirm["subject"].startswith("【予約確定】")
-    assert cancel["subject"].startswith("【予約キャンセル】")
+    assert confirm["subject"].startswith("【遺伝カウンセリング予約】予約確定：")
+    assert cancel["subject"].startswith("【遺伝カウンセリング予約】予約キャンセル：")
     assert "予約がキャンセルされました。" in cancel["text"]
     assert "取り消しされ" not in cancel["text"] + cancel["subject"]
-    assert "理由: 体調不良のため" in cancel["text"]
-    assert "キャンセルした方: 予約者ご本人" in cancel["text"]
+    assert "理由：体調不良のため" in cancel["text"]
+    assert "キャンセルした方：予約者ご本人" in cancel["text"]
     assert join_url in confirm["text"] and confirm["links"] == [join_url]
     assert join_url not in cancel["text"] and cancel["links"] == []
     sequences = counselor_sequences([confirm, cancel], uid)
@@ -143,7 +143,7 @@ async def test_a_counselor_subscribes_to_their_booked_times(base_url: str) -> No
     cancel_mail = next(m for s, m in by_subject.items() if "キャンセルを承りました" in s)
     assert join_url not in cancel_mail["text"] and cancel_mail["links"] == []
     assert join_url not in cancel_mail["attachments"][0]["content"]
-    assert "理由: 体調不良のため" in cancel_mail["text"]
+    assert "理由：体調不良のため" in cancel_mail["text"]
     (person_event,) = attachment(cancel_mail).walk("VEVENT")
     assert str(person_event["UID"]) == uid
     assert int(person_event.decoded("SEQUENCE")) == sequences[1][1]
@@ -166,15 +166,17 @@ async def test_a_clinic_cancellation_tells_the_counselor_who_and_why(
         base_url, "c-brown@demo-clinic.example", someone.appointment_id
     )
     # c-brown reads English.
-    assert confirm["subject"].startswith("[Booking confirmed]")
-    assert cancel["subject"].startswith("[Booking canceled]")
+    assert confirm["subject"].startswith("[Genetic Counseling Booking] Booking confirmed: ")
+    assert cancel["subject"].startswith("[Genetic Counseling Booking] Booking canceled: ")
     assert "Canceled by: the clinic" in cancel["text"]
     assert "Reason: Counselor ill" in cancel["text"]
     assert join_url not in cancel["text"] and cancel["links"] == []
     uid = f"{someone.appointment_id}@genecounsel"
     assert [m for m, _ in counselor_sequences([confirm, cancel], uid)] == ["REQUEST", "CANCEL"]
     clinic_mail = next(
-        m for m in await outbox(base_url, someone.email) if "クリニックの判断" in m["text"]
+        m
+        for m in await outbox(base_url, someone.email)
+        if "クリニックにてキャンセルさせていただきました" in m["text"]
     )
     assert join_url not in clinic_mail["text"] and clinic_mail["links"] == []
     assert join_url not in clinic_mail["attachments"][0]["content"]

@@ -1,10 +1,33 @@
-"""What every mail about a booked time tells (docs/product.md, "Booking mails"): the
-service, the time, the counselor, the amount paid, the cancellation policy, the links to the
-person's booking page and its actions, and the clinic's contact details for the signature.
+"""What every mail about a booked time tells (docs/product.md, "Mails"): the service, the
+time (start and end, the zones named), the counselor, the amount paid, the cancellation policy,
+the links to the person's booking page and its actions, and the clinic's signature.
 
-Templates include them through the partials `_booking_facts` (what, when, who, how much) and
-`_booking_footer` (policy, links, signature) of each language, so that the wording of these
-facts lives once per language.
+A template of a mail to the person about a booked time includes, in its language:
+
+    {% include "<lang>/_booking_facts.txt" %}   (and .html): service, when, counselor, amount
+    {% include "<lang>/_booking_footer.txt" %}  (and .html): while the booking can still be
+        changed, the cancellation policy (`_booking_policy.txt`) and the three links; always the
+        clinic's signature (`_signature`)
+
+with `facts=booking_facts(...)` in its context, and queues the mail with
+`links=link_list(facts)` (plus a join link if it carries one). Its subject may use
+`facts.when_short` (the start, short, in the reader's zone). So the wording of these facts
+lives once per language, and a new mail (rescheduled, reminder, waitlist offer) says nothing
+of its own about them.
+
+`facts` (a dict; templates read it with dots):
+- `service`, `counselor` ("" when none), `amount` (the amount paid, written for the locale;
+  "" when nothing was paid or it was refunded);
+- `when`: the span in the clinic's zone, and the person's own beside it when it differs
+  (realtime/mail/when.py `format_span`); `when_short`: the start alone, in the person's zone
+  when it differs, else the clinic's (`format_moment`);
+- `policy`: `priced`, `free_hours`, `free_until`, `late_percent`, `notice_hours`,
+  `movable_until` (deadlines as `format_moment` writes them; the arithmetic is
+  realtime/booking/policy.py);
+- `links`: `Links(booking, reschedule, cancel)`, or None once the booking cannot be changed
+  (cancelled, ended): then the footer has the signature alone;
+- `signature`: `name`, `email`, `phone` of the clinic (realtime/mail/signature.py);
+  `clinic` and `contact` (`email`, `phone`) say the same for older templates.
 """
 
 from dataclasses import dataclass
@@ -13,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 from realtime.booking.policy import CancellationPolicy
 from realtime.mail.links import cancel_url, my_booking_url, reschedule_url
 from realtime.mail.money import format_amount
-from realtime.mail.when import format_when
+from realtime.mail.signature import signature_of
+from realtime.mail.when import format_moment
 from storage.models import Counselor
 
 if TYPE_CHECKING:  # notify.py builds its mails with these facts
@@ -38,16 +62,20 @@ def amount_paid(booking: "Booking", locale: str) -> str:
 
 def policy_facts(booking: "Booking", locale: str) -> dict[str, Any]:
     """The cancellation policy of the booking's service, as the templates word it: whether a
-    price applies, until when a cancel is free and a move allowed, and the later share."""
+    price applies, until when (hours before the start, and that moment) a cancel is free and a
+    move allowed, and the later share. The moments are short and in one zone, the reader's
+    (`format_moment`): beside the booked time, which names both, that reads true and brief."""
     policy = CancellationPolicy.of(booking.service)
     zone = booking.appointment.person_timezone
     clinic_zone = booking.clinic.timezone
     start = booking.claim.start
     return {
         "priced": bool(booking.service.price_amount),
-        "free_until": format_when(policy.free_until(start), clinic_zone, locale, zone),
+        "free_hours": policy.free_cancel_hours,
+        "free_until": format_moment(policy.free_until(start), clinic_zone, locale, zone),
         "late_percent": policy.late_refund_percent,
-        "movable_until": format_when(policy.movable_until(start), clinic_zone, locale, zone),
+        "notice_hours": policy.min_notice_hours,
+        "movable_until": format_moment(policy.movable_until(start), clinic_zone, locale, zone),
     }
 
 
@@ -70,12 +98,14 @@ def booking_facts(
     return {
         "service": booking.service_name(locale),
         "when": booking.when_for_person(locale),
+        "when_short": booking.when_short(locale),
         "counselor": counselor.name.get(locale, counselor.id) if counselor else "",
         "amount": amount_paid(booking, locale),
         "policy": policy_facts(booking, locale),
         "links": links,
         "clinic": clinic.name.get(locale, clinic.id),
         "contact": {"email": clinic.contact_email, "phone": clinic.contact_phone or ""},
+        "signature": signature_of(clinic, locale),
     }
 
 

@@ -6,6 +6,7 @@ commit."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from realtime import audit
 from realtime.booking.access import catalog_of, clinic_appointment
@@ -17,11 +18,12 @@ from realtime.identity import Identity
 from realtime.mail.invitation import event_uid, invitation, sequence_of
 from realtime.mail.outbox import Mailer, Queued
 from realtime.mail.render import render
-from realtime.mail.when import format_when
+from realtime.mail.signature import signature_of
+from realtime.mail.when import format_moment, format_span
 from realtime.state import AppState
 from storage.db import AsyncSession
 from storage.models import Appointment, Clinic, Counselor, Service, SlotClaim
-from storage.repo_booking import active_claim_of, get_counselor
+from storage.repo_booking import active_claim_of, get_counselor, last_booked_claim_of
 from storage.repo_users import get_user
 
 
@@ -51,14 +53,20 @@ class Booking:
         return self.appointment.join_url or ""
 
     def when(self, locale: str) -> str:
-        """The time in the clinic's zone, written for `locale` (what staff read)."""
-        return format_when(self.claim.start, self.clinic.timezone, locale)
+        """The booked span in the clinic's zone, written for `locale` (what staff read)."""
+        return format_span(self.claim.start, self.claim.end, self.clinic.timezone, locale)
 
     def when_for_person(self, locale: str) -> str:
-        """The time for the person who booked: the clinic's, and theirs beside it when the
-        zone their browser gave (`personTimezone`) reads differently."""
+        """The booked span for the person who booked: the clinic's, and theirs beside it when
+        the zone their browser gave (`personTimezone`) reads differently."""
         zone = self.appointment.person_timezone
-        return format_when(self.claim.start, self.clinic.timezone, locale, zone)
+        return format_span(self.claim.start, self.claim.end, self.clinic.timezone, locale, zone)
+
+    def when_short(self, locale: str, *, for_person: bool = True) -> str:
+        """The start alone, short, in one zone (a subject line): the person's when their clock
+        differs (`for_person`), else the clinic's."""
+        zone = self.appointment.person_timezone if for_person else None
+        return format_moment(self.claim.start, self.clinic.timezone, locale, zone)
 
     def service_name(self, locale: str) -> str:
         return self.service.name.get(locale, self.service.id)
@@ -93,6 +101,19 @@ class Booking:
         return {"filename": "invitation.ics", "contentType": "text/calendar", "content": content}
 
 
+async def last_booking_facts(
+    mailer: Mailer, session: AsyncSession, row: Appointment, locale: str
+) -> dict[str, Any] | None:
+    """The `facts` of the time `row` last had booked (active or released), for a mail sent
+    after the fact (a refund after a cancel); None when it never had one."""
+    claim = await last_booked_claim_of(session, appointment_id=row.id)
+    if claim is None:
+        return None
+    clinic, service = await catalog_of(session, row)
+    counselor = await get_counselor(session, counselor_id=claim.counselor_id)
+    return booking_facts(Booking(row, clinic, service, claim), locale, mailer.public_url, counselor)
+
+
 async def booking_mails(
     mailer: Mailer, session: AsyncSession, event: str, booking: Booking
 ) -> list[Queued]:
@@ -121,10 +142,6 @@ async def _client_mail(
     facts = booking_facts(booking, locale, mailer.public_url, counselor)
     context = {
         "facts": facts,
-        "when": booking.when_for_person(locale),
-        "clinic": clinic.name.get(locale, clinic.id),
-        "counselor": counselor.name.get(locale, counselor.id),
-        "service": booking.service_name(locale),
         # A cancellation never carries the join link (docs/security.md, "Mail").
         "join_url": join_url if confirmed else "",
         "reason": "" if confirmed else booking.cancel_reason,
@@ -161,11 +178,12 @@ async def clinic_cancel_mails(
         attachments.append(
             booking.ics("cancelled", locale, organizer=clinic.contact_email, attendee=user.email)
         )
+    counselor = await get_counselor(session, counselor_id=claim.counselor_id) if claim else None
     mail = render(
         "booking_cancelled_by_clinic",
         locale,
-        when=booking.when_for_person(locale) if booking is not None else "",
-        clinic=clinic.name.get(locale, clinic.id),
+        facts=booking_facts(booking, locale, mailer.public_url, counselor) if booking else None,
+        signature=signature_of(clinic, locale),
         service=service.name.get(locale, service.id),
         reason=reason,
         refund=refund,
@@ -174,7 +192,6 @@ async def clinic_cancel_mails(
         await mailer.queue(session, to=user.email, mail=mail, links=[], attachments=attachments)
     ]
     if booking is not None and claim is not None and (claim.kind == "booking" or row.join_url):
-        counselor = await get_counselor(session, counselor_id=claim.counselor_id)
         assert counselor is not None
         queued.append(await _counselor_mail(mailer, session, "cancelled", booking, counselor))
     return queued
@@ -198,6 +215,7 @@ async def _counselor_mail(
             event=event,
             appointment_id=booking.appointment.id,
             when=booking.when(locale),
+            when_short=booking.when_short(locale, for_person=False),
             counselor=counselor.name.get(locale, counselor.id),
             service=booking.service_name(locale),
             join_url=join_url,

@@ -91,6 +91,7 @@ async def _counselor_mail(
         event=EVENT,
         appointment_id=after.appointment.id,
         when=after.when(locale),
+        when_short=after.when_short(locale, for_person=False),
         old_when=before.when(locale),
         moved_away=not kept,
         counselor=counselor.name.get(locale, counselor.id),

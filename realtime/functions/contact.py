@@ -1,15 +1,24 @@
 """contact-send: the contact form (/contact in docs/product.md, "Screens and routes"), stored
-and mailed to the clinic."""
+and mailed to the clinic; the sender gets an acknowledgement in the form's language.
+
+The acknowledgement never repeats the message nor the name: the message may hold health data,
+and the address is typed by hand, so a mistyped one would hand both to a stranger. What it says
+(received, the usual answer time, the clinic's signature) is the same whoever asked, so an
+address entered by someone else learns nothing and can be sent nothing of the sender's choosing.
+"""
 
 from typing import Annotated, Any
 
 from pydantic import StringConstraints
 
 from realtime.changes import changing
+from realtime.contract import CONTACT_REPLY_BUSINESS_DAYS
 from realtime.dispatch import CallContext, callable_function
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
+from realtime.functions.send_email import Locale
 from realtime.mail.render import render
+from realtime.mail.signature import signature_of
 from realtime.signin import EMAIL_PATTERN
 from realtime.text import MultiLine, OneLine
 from storage.models import ContactMessage
@@ -26,6 +35,8 @@ class ContactSend(Input):
     name: Annotated[OneLine, StringConstraints(max_length=200)] = ""
     email: Annotated[OneLine, StringConstraints(max_length=254)] = ""
     message: Annotated[MultiLine, StringConstraints(max_length=5000)] = ""
+    # The form's language: the acknowledgement's (the clinic's copy stays in Japanese).
+    locale: Locale = "ja"
 
 
 def _check(request: ContactSend) -> None:
@@ -76,5 +87,16 @@ async def contact_send(context: CallContext, request: ContactSend) -> dict[str, 
                 message=message.message,
             ),
         )
-        change.mail(queued)
+        acknowledgement = await state.mailer.queue(
+            session,
+            to=message.email,
+            links=[],
+            mail=render(
+                "contact_received",
+                request.locale,
+                reply_days=CONTACT_REPLY_BUSINESS_DAYS,
+                signature=signature_of(clinic, request.locale),
+            ),
+        )
+        change.mail(queued, acknowledgement)
     return {"sent": True}

@@ -6,10 +6,11 @@ from typing import Any, Literal
 
 import stripe
 
-from realtime.booking.notify import mail_locale
+from realtime.booking.notify import last_booking_facts, mail_locale
 from realtime.changes import changing
 from realtime.mail.outbox import Queued
 from realtime.mail.render import render
+from realtime.mail.signature import signature_of
 from realtime.paths import appointment_path
 from realtime.payments.outcomes import ended, paid
 from realtime.payments.sessions import appointment_of
@@ -93,7 +94,8 @@ async def refund(state: AppState, appointment_id: str, payment_intent: str, reas
 async def _refund_mails(
     state: AppState, session: AsyncSession, row: Appointment, reason: str
 ) -> list[Queued]:
-    """The person's notice of a refund, in their language, and the clinic's."""
+    """The person's notice of a refund, in their language (after a cancel: with the facts of
+    the time it had, and `refunded` "" for the full amount), and the clinic's."""
     user = await get_user(session, user_id=row.user_id)
     clinic = await get_clinic(session, clinic_id=row.clinic_id)
     assert user is not None and clinic is not None
@@ -102,8 +104,16 @@ async def _refund_mails(
     # An erased person's address is gone; account-erase's confirmation told them of the
     # refund (realtime/booking/erase.py).
     if user.erased_at is None:
-        notice = _PERSON_NOTICE.get(reason, "payment_refunded")
-        mail = render(notice, mail_locale(row), **context)
+        locale = mail_locale(row)
+        facts = await last_booking_facts(state.mailer, session, row, locale)
+        mail = render(
+            _PERSON_NOTICE.get(reason, "payment_refunded"),
+            locale,
+            facts=facts,
+            refunded="",
+            signature=signature_of(clinic, locale),
+            **context,
+        )
         mails.append(await state.mailer.queue(session, to=user.email, links=[], mail=mail))
     clinic_mail = render("payment_refunded_clinic", "ja", **context)
     mails.append(

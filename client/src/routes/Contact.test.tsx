@@ -57,11 +57,14 @@ describe('contact form', () => {
     await screen.findByRole('heading', { level: 1, name: 'Message sent' });
     expect(view?.router.state.location.pathname).toBe('/contact-confirmation');
     expect(screen.getByRole('timer').textContent).toBe('Returning to the start page in 20 seconds.');
+    // The answer time is the contract's, as the acknowledgement mail says it.
+    expect(screen.getByText('We will reply to the e-mail address you gave, usually within 2 business days.')).toBeTruthy();
     expect(server.calls('contact-send')).toEqual([
       {
         name: 'Hanako Yamada',
         email: 'hanako@example.com',
         message: 'I would like to change my appointment.',
+        locale: 'en',
         appointmentId: 'appt-1',
       },
     ]);
@@ -82,7 +85,7 @@ describe('contact form', () => {
     await user.click(screen.getByRole('button', { name: 'Send message' }));
     await screen.findByRole('heading', { level: 1, name: 'Message sent' });
     expect(server.calls('contact-send')).toEqual([
-      { name: 'Alice', email: 'alice@example.com', message: 'A question', clinicId: 'demo-clinic' },
+      { name: 'Alice', email: 'alice@example.com', message: 'A question', locale: 'en', clinicId: 'demo-clinic' },
     ]);
   });
 

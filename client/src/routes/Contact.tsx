@@ -93,6 +93,7 @@ export default function Contact() {
           name: values.name.trim(),
           email: normalizeEmail(values.email),
           message: values.message.trim(),
+          locale,
           ...(validAppointmentId === null ? {} : { appointmentId: validAppointmentId }),
           ...(clinicId !== null && ID_PATTERN.test(clinicId) ? { clinicId } : {}),
         },

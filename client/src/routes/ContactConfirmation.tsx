@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { ReturnHomeCountdown } from '../components/ReturnHomeCountdown';
 import { Screen } from '../components/ScreenPlaceholder';
+import { contract } from '../contract';
 
 /** Seconds before /contact-confirmation returns to the start page. */
 export const CONTACT_RETURN_HOME_SECONDS = 20;
@@ -10,7 +11,7 @@ export default function ContactConfirmation() {
   const { t } = useTranslation(['routes', 'screens']);
   return (
     <Screen title={t('routes:contactConfirmation.title')} lead={t('routes:contactConfirmation.description')}>
-      <p>{t('screens:contactConfirmation.reply')}</p>
+      <p>{t('screens:contactConfirmation.reply', { count: contract.contactReplyBusinessDays })}</p>
       <ReturnHomeCountdown seconds={CONTACT_RETURN_HOME_SECONDS} />
     </Screen>
   );
