@@ -11,6 +11,7 @@ import pytest
 
 from realtime.booking.mail_facts import booking_facts
 from realtime.booking.notify import Booking
+from realtime.booking.reminders import lead_of
 from realtime.mail.render import BRAND, TEMPLATES, Rendered, render, subject_prefix
 from realtime.mail.signature import signature_of
 from realtime.mail.when import format_span, zone_name
@@ -162,6 +163,21 @@ def person_mails(locale: str, zone: str | None) -> dict[str, Rendered]:
         "payment_refunded_cancelled": render(
             "payment_refunded_cancelled", locale, facts=facts, refunded="", signature=signature
         ),
+        "booking_rescheduled": render(
+            "booking_rescheduled",
+            locale,
+            facts=open_facts,
+            old_when="x",
+            when="y",
+            join_url="https://meet.example.test/j",
+        ),
+        "booking_reminder": render(
+            "booking_reminder",
+            locale,
+            facts=open_facts,
+            lead=lead_of(24 * 60),
+            join_url="https://meet.example.test/j",
+        ),
     }
 
 
@@ -180,6 +196,7 @@ def test_every_subject_has_the_brand_prefix_once() -> None:
             "message": "m",
         },
         "contact_received": {"reply_days": 2, "signature": signature_of(CLINIC, "ja")},
+        "account_erased": {"cancelled": True, "refunding": True},
         "counselor_notification": {
             "event": "confirmed",
             "appointment_id": "a-1",

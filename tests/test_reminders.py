@@ -7,12 +7,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from realtime.booking.reminders import Lead, due_offsets, lead_of, offsets_of
-from realtime.mail.when import format_when
+from realtime.mail.when import format_span
 from tests.support.booking import Person, free_slots, person, run_job
 from tests.support.clients import call_http, outbox
 
 DAY = timedelta(days=1)
 TOKYO = "Asia/Tokyo"  # the demo clinic's zone
+SESSION = timedelta(minutes=60)  # the demo cancer-b2b service's session
 # The subjects of the reminder mails (templates booking_reminder.subject.txt).
 REMINDER_SUBJECTS = ("Reminder:", "ご予約は")
 
@@ -89,8 +90,8 @@ async def test_each_due_reminder_is_mailed_once_and_only_the_latest_of_several(
     assert "Reminder: your appointment is in 7 days: " in week["subject"]
     assert "in 7 days" in week["text"]
     # Both zones, as every booking mail writes a time (realtime/mail/when.py).
-    both = format_when(start, TOKYO, "en", "America/Los_Angeles")
-    assert both != format_when(start, TOKYO, "en") and both in week["text"]
+    both = format_span(start, start + SESSION, TOKYO, "en", "America/Los_Angeles")
+    assert both != format_span(start, start + SESSION, TOKYO, "en") and both in week["text"]
     assert document["joinUrl"] in week["text"] and week["links"][0] == document["joinUrl"]
     ids = [f"id={someone.appointment_id}" in link for link in week["links"][1:]]
     assert len(ids) == 3 and all(ids)  # my booking, reschedule, cancel
@@ -119,7 +120,7 @@ async def test_none_due_before_the_booking_and_japanese_in_the_clinics_zone(
     [tomorrow] = await reminders(base_url, someone.email)
     assert "ご予約は明日です：" in tomorrow["subject"]
     assert "遺伝カウンセリングのご予約は明日です。" in tomorrow["text"]
-    assert format_when(start, TOKYO, "ja") in tomorrow["text"]
+    assert format_span(start, start + SESSION, TOKYO, "ja") in tomorrow["text"]
     assert "7日後" not in tomorrow["text"]
 
 
