@@ -11,6 +11,7 @@ from realtime.functions import (
     staff,
     staff_auth,
     staff_calendar,
+    waitlist,
 )
 
 __all__ = [
@@ -24,4 +25,5 @@ __all__ = [
     "staff",
     "staff_auth",
     "staff_calendar",
+    "waitlist",
 ]
