@@ -110,7 +110,7 @@ async def _expire(
     if claim is None or claim.kind != "hold" or claim.expires_at is None or claim.expires_at > now:
         return False
     change.moving(row)  # it leaves its bookings window
-    await waitlist.hold_expired(session, row)
+    await waitlist.hold_expired(session, row, claim)
     if row.status == "pending_payment":  # the payment window is over too
         row.status = transition(row.status, "draft")
         open_session = (row.payment or {}).get("sessionId")

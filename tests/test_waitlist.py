@@ -225,6 +225,13 @@ async def test_an_offer_not_taken_passes_on_and_leaving_passes_it_too(base_url: 
         assert (await second.document())["holdExpiresAt"] is None
         declined_to = await pushed_waitlist(third, "offered")
         assert declined_to["offer"]["start"] == slot["start"]
+        # The third chooses another time instead and lets it go: they are out of the line.
+        other_slot = later_slots(await free_slots(third.sock), days=5)[0]
+        assert (
+            status_of(await third.hold(other_slot["start"], other_slot["counselorIds"][0])) == "OK"
+        )
+        await run_job(base_url, "expire-holds", datetime.now(UTC) + timedelta(minutes=11))
+        assert (await third.document())["waitlist"] is None
 
 
 async def test_no_offer_outside_the_days_or_for_another_counselor(base_url: str) -> None:

@@ -53,7 +53,7 @@ async def submit(state: AppState, who: Identity, appointment_id: str) -> Appoint
             or claim.expires_at <= now
         ):
             raise FunctionError("ABORTED", HOLD_EXPIRED_MESSAGE)
-        await waitlist.submitted(session, row)  # an offer from the waitlist is taken
+        await waitlist.submitted(session, row, claim)  # an offer from the waitlist is taken
         if service.price_amount:
             row.status = transition(row.status, "pending_payment")
         else:

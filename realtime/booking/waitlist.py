@@ -180,12 +180,7 @@ async def _withdraw_offer(
 ) -> None:
     """The offered time, when the appointment still holds it, goes back and on (rule 2)."""
     claim = await active_claim_of(session, appointment_id=row.id)
-    if (
-        claim is not None
-        and claim.kind == "hold"
-        and claim.start == entry.offer_start
-        and claim.counselor_id == entry.offer_counselor_id
-    ):
+    if claim is not None and claim.kind == "hold" and _is_offer(entry, claim):
         change.moving(row)
         row.counselor_id = row.date = row.time = row.hold_expires_at = None
         _close(entry, LEFT)  # not offered the same time again below
@@ -197,15 +192,24 @@ def _close(entry: WaitlistEntry, status: str) -> None:
     entry.offer_start = entry.offer_counselor_id = entry.offer_until = None
 
 
-async def submitted(session: AsyncSession, row: Appointment) -> None:
-    """The appointment was submitted (in the caller's transaction, which pushes the row): an
-    offer taken is `accepted`; someone still waiting who booked another time leaves."""
+def _is_offer(entry: WaitlistEntry, claim: SlotClaim) -> bool:
+    """Is `claim` the time offered to `entry` (not one the person chose since)?"""
+    return (
+        entry.status == OFFERED
+        and claim.start == entry.offer_start
+        and claim.counselor_id == entry.offer_counselor_id
+    )
+
+
+async def submitted(session: AsyncSession, row: Appointment, claim: SlotClaim) -> None:
+    """The appointment was submitted with `claim` (in the caller's transaction, which pushes
+    the row): the offer taken is `accepted`; someone who booked another time leaves."""
     if row.waitlist is None:
         return
     entry = await entry_of(session, appointment_id=row.id)
     if entry is None or entry.status not in OPEN:
         return
-    accepted = entry.status == OFFERED
+    accepted = _is_offer(entry, claim)
     _close(entry, ACCEPTED if accepted else LEFT)
     row.waitlist = waitlist_view(entry, row.timezone or "UTC") if accepted else None
 
@@ -220,14 +224,17 @@ async def cancelled(session: AsyncSession, row: Appointment) -> None:
     row.waitlist = None
 
 
-async def hold_expired(session: AsyncSession, row: Appointment) -> None:
-    """The appointment's hold expired (expire-holds): an offer not taken lapses (rule 4)."""
+async def hold_expired(session: AsyncSession, row: Appointment, claim: SlotClaim) -> None:
+    """The appointment's hold `claim` expired (expire-holds): an offer not taken lapses (rule
+    4); one given up for a time the person chose and then let go of leaves the line."""
     if row.waitlist is None:
         return
     entry = await entry_of(session, appointment_id=row.id)
-    if entry is not None and entry.status == OFFERED:
-        _close(entry, LAPSED)
-        row.waitlist = waitlist_view(entry, row.timezone or "UTC")
+    if entry is None or entry.status != OFFERED:
+        return
+    lapsed = _is_offer(entry, claim)
+    _close(entry, LAPSED if lapsed else LEFT)
+    row.waitlist = waitlist_view(entry, row.timezone or "UTC") if lapsed else None
 
 
 async def release_claim(
