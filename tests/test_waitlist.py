@@ -69,6 +69,19 @@ async def pushed_waitlist(someone: Person, status: str) -> dict[str, Any]:
             await someone.sock._arrived.wait()
 
 
+def vacancies_path(service_id: str, month: str) -> str:
+    return f"vacancies/demo-clinic/{service_id}/{month}"
+
+
+def is_free(pushed: dict[str, Any], slot: dict[str, Any], counselor: str) -> bool:
+    """Does a month document's snapshot (or a subscription's reply) show the slot free with
+    the counselor?"""
+    data = (pushed.get("snapshot") or pushed)["data"]
+    return any(
+        s["start"] == slot["start"] and counselor in s["counselorIds"] for s in data["slots"]
+    )
+
+
 async def frees(base_url: str, slot: dict[str, Any], counselor: str) -> None:
     """Someone holds the time and cancels: the time frees."""
     async with person(base_url) as holder:
@@ -157,10 +170,16 @@ async def test_offers_go_in_order_held_pushed_and_mailed(base_url: str) -> None:
         await stack.enter_async_context(waiting(second, day, last))
         await join(first_one, day, last)
         await first_one.document()  # subscribed: the offer is pushed
-        await second.document()
+        service_id = (await second.document())["serviceId"]
+        month = vacancies_path(service_id, slot["start"][:7])
+        assert is_free(await other.sock.subscribe(month), slot, counselor)
 
         await frees(base_url, slot, counselor)
         offered = await pushed_waitlist(second, "offered")
+        # The month document never showed the time free: the cancel and the offer went out
+        # as one change (the holder's hold, then the offer).
+        pushes = other.sock.pushes.get(month, [])
+        assert pushes and not any(is_free(push, slot, counselor) for push in pushes)
         assert offered["offer"]["start"] == slot["start"]
         assert offered["offer"]["counselorId"] == counselor
         document = await second.document()
