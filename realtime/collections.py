@@ -85,6 +85,8 @@ def appointment_data(appointment: Row) -> dict[str, Any]:
         # {reason, at, by}: docs/protocol.md "The appointment document" lists it; staff
         # read the reason on the appointment page.
         "cancellation": a["cancellation"],
+        # The person's place on the waitlist (realtime/booking/waitlist.py), or null.
+        "waitlist": a["waitlist"],
         "created": iso(a["created"]),
         "updated": iso(a["updated"]),
         "intake": a["intake"],

@@ -3,8 +3,9 @@
 - purge-intake: answers of an appointment that was not submitted are kept only until the
   end of the day (clinic timezone) of their last change (docs/product.md, "The booking flow").
 - expire-holds: holds past their expiry stop being held; the appointment forgets its time
-  and every calendar gets the slot back. A pending payment whose hold lapses returns to draft
-  and its checkout session is expired through the API.
+  and every calendar gets the slot back, or the first on the waitlist gets it held (a
+  waitlist offer not taken lapses and passes on the same way). A pending payment whose
+  hold lapses returns to draft and its checkout session is expired through the API.
 - reconcile-payments: every paid session ends with exactly one confirmed booking or one
   refund, even when a webhook or a refund call was lost.
 - forget-presence: presence rows of sockets whose node died.
@@ -27,10 +28,11 @@ from zoneinfo import ZoneInfo
 
 import stripe
 
+from realtime.booking import waitlist
 from realtime.booking.deidentify import ENDED_STATUSES, deidentify
 from realtime.booking.reminders import send_reminders
 from realtime.booking.status import transition
-from realtime.changes import Change, Claims, changing
+from realtime.changes import Change, changing
 from realtime.paths import appointment_path
 from realtime.payments.apply import Kind, apply_checkout, refund
 from realtime.presence import check_sessions, forget_stale_presence
@@ -161,9 +163,8 @@ async def _expire(
     claim = await active_claim_of(session, appointment_id=row.id)
     if claim is None or claim.kind != "hold" or claim.expires_at is None or claim.expires_at > now:
         return False
-    claim.active = False
-    change.claims_changed(Claims(row.clinic_id, [claim.start]))
     change.moving(row)  # it leaves its bookings window
+    await waitlist.hold_expired(session, row, claim)
     if row.status == "pending_payment":  # the payment window is over too
         row.status = transition(row.status, "draft")
         open_session = (row.payment or {}).get("sessionId")
@@ -171,6 +172,8 @@ async def _expire(
         if open_session:
             change.then(partial(_expire_checkout, state, str(open_session)))
     row.counselor_id = row.date = row.time = row.hold_expires_at = None
+    # The time goes back, or to the first on the waitlist (realtime/booking/waitlist.py).
+    await waitlist.release_claim(state, session, change, claim, now)
     return True
 
 

@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     hold_total_minutes: int = 30
     hold_cooloff_minutes: int = 30
     holds_per_user: int = 60
+    # Waitlist: a freed time offered to the first in line is held for them this long
+    # (docs/protocol.md "Waitlist"); not taken by then, it passes to the next.
+    waitlist_offer_minutes: int = 120
     holds_per_ip: int = 600
     meeting_base_url: str = "https://meet.jit.si/"
     # Inactivity (docs/product.md, "Behaviours across screens"): a session with no activity

@@ -11,11 +11,11 @@ from datetime import datetime
 from functools import partial
 
 from realtime import audit
+from realtime.booking import waitlist
 from realtime.booking.access import catalog_of, own_appointment, staff_write
 from realtime.booking.notify import Booking, booking_mails, clinic_cancel_mails
-from realtime.booking.publish import ClaimChange
 from realtime.booking.status import transition
-from realtime.changes import Change, Claims, changing
+from realtime.changes import Change, changing
 from realtime.identity import Identity
 from realtime.paths import appointment_path, user_path
 from realtime.payments.apply import CANCELLED_BY_CLINIC, refund
@@ -57,7 +57,8 @@ async def cancel_own(
     so every rule of the person's cancel applies to both."""
     row.status = transition(row.status, "cancelled")
     row.cancellation = {"reason": reason, "at": iso(now)}
-    await _free_time(state, session, row, change)
+    await waitlist.cancelled(session, row)
+    await _free_time(state, session, row, change, now)
     row.hold_expires_at = None
     mark_changed(row, now)
     change.row(appointment_path(row.id), row)
@@ -65,17 +66,15 @@ async def cancel_own(
 
 
 async def _free_time(
-    state: AppState, session: AsyncSession, row: Appointment, change: Change
+    state: AppState, session: AsyncSession, row: Appointment, change: Change, now: datetime
 ) -> None:
-    """Release the appointment's claim, if any, and queue the cancellation mails when the
-    person had a booking or a meeting link."""
+    """Release the appointment's claim, if any (its time goes to the first on the waitlist:
+    realtime/booking/waitlist.py), and queue the cancellation mails when the person had a
+    booking or a meeting link."""
     claim = await active_claim_of(session, appointment_id=row.id)
     if claim is None:
         return
-    claim.active = False
-    change.claims_changed(
-        Claims(row.clinic_id, [claim.start], row.service_id, ClaimChange.of(removed=claim))
-    )
+    await waitlist.release_claim(state, session, change, claim, now)
     if claim.kind == "booking" or row.join_url:
         clinic, service = await catalog_of(session, row)
         booking = Booking(row, clinic, service, claim)
@@ -100,12 +99,10 @@ async def cancel_by_clinic(
         before = row.status
         row.status = transition(row.status, "cancelled")
         row.cancellation = {"reason": reason, "at": iso(now), "by": "clinic"}
+        await waitlist.cancelled(session, row)
         claim = await active_claim_of(session, appointment_id=row.id)
         if claim is not None:
-            claim.active = False
-            change.claims_changed(
-                Claims(row.clinic_id, [claim.start], row.service_id, ClaimChange.of(removed=claim))
-            )
+            await waitlist.release_claim(state, session, change, claim, now)
         row.hold_expires_at = None
         payment = row.payment or {}
         intent = payment.get("paymentIntent")

@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from realtime import audit
+from realtime.booking import waitlist
 from realtime.booking.access import clinic_appointment
 from realtime.booking.holding import (
     ANY_COUNSELOR,
@@ -202,7 +203,8 @@ async def _move(
         new = held.claim
         if booked:
             new.kind, new.expires_at = "booking", None
-        # waitlist: offer the released time
+        # The released old time goes to the first on the waitlist, in this transaction.
+        offered = await waitlist.offer_freed(state, session, change, old, now)
         before = Booking(row, clinic, service, old)  # the released claim: the old time
         change.moving(row)  # its bookings window tells the day it leaves
         local = start.astimezone(ZoneInfo(clinic.timezone))
@@ -226,6 +228,10 @@ async def _move(
                 versioned,
             )
         )
+        if offered is not None:  # its own change: the offer's hold lapses at its own time
+            change.claims_changed(
+                Claims(clinic.id, [old.start], service.id, ClaimChange.of(added=offered))
+            )
         change.feed(clinic.id)
         after = Booking(row, clinic, service, new)
         change.mail(*await rescheduled_mails(state.mailer, session, before, after))

@@ -9,6 +9,7 @@ their clinic, as the state machine allows (realtime/booking/status.py).
 from collections.abc import Callable
 
 from realtime import audit
+from realtime.booking import waitlist
 from realtime.booking.access import catalog_of, own_appointment, staff_write
 from realtime.booking.confirm import confirm_booking
 from realtime.booking.notify import Booking
@@ -53,6 +54,7 @@ async def submit(state: AppState, who: Identity, appointment_id: str) -> Appoint
         ):
             raise FunctionError("ABORTED", HOLD_EXPIRED_MESSAGE)
         row.submitted_at = now  # kept from here for the clinic's retention period (jobs.py)
+        await waitlist.submitted(session, row, claim)  # an offer from the waitlist is taken
         if service.price_amount:
             row.status = transition(row.status, "pending_payment")
         else:

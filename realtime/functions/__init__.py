@@ -13,6 +13,7 @@ from realtime.functions import (
     staff,
     staff_auth,
     staff_calendar,
+    waitlist,
 )
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "staff",
     "staff_auth",
     "staff_calendar",
+    "waitlist",
 ]

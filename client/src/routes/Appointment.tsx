@@ -9,6 +9,10 @@
  * time taken by anyone disappears at once; if it was the person's choice, an alert says so
  * and offers the nearest free times. For prenatal services, only days inside the pregnancy
  * window (service `gestationWeeks`, intake `currentPregnancy.edd`) can be chosen.
+ *
+ * When no time suits, the person may join the waitlist below the calendar (booking/WaitlistPanel);
+ * a freed time held for them arrives live and is announced at the top, with the way on to the
+ * review.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -41,6 +45,9 @@ import { liveMonths, useMonthDocument, vacanciesPath, type LiveMonthsState } fro
 import { ANY_COUNSELOR, findSlot, instantOf, slotsByDay, zonedMoment, type PlacedSlot } from '../booking/slots';
 import { counselorsOf, firstFreeDay, forCounselor, monthSlots, refusalAlternatives, takenNotice, zoneOf } from '../booking/vacancies';
 import { useNow } from '../booking/useNow';
+import { liveOffer, waitlistOf } from '../booking/waitlist';
+import { WaitlistOfferNotice, WaitlistPanel } from '../booking/WaitlistPanel';
+import { addDays } from '../intake/dates';
 import { formatDate } from '../i18n/format';
 import { isLocale, locales, type Locale } from '../i18n/locale';
 import { applicableSteps, APPOINTMENT_ROUTE, getPath, REVIEW_ROUTE } from '../intake';
@@ -146,6 +153,9 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
   const now = useNow(15_000);
   const held = liveHold(document, clinicZone, now);
   const own = held?.counselorId ? { start: held.start, counselorId: held.counselorId, date: held.date } : null;
+  // The waitlist (docs/product.md "Waitlist"): the person's place, and a freed time held for them.
+  const waitlist = waitlistOf(document, clinicZone);
+  const offer = liveOffer(document, clinicZone, now);
 
   const [firstRead, setFirstRead] = useState<FirstRead>({ status: 'loading' });
   const [month, setMonth] = useState<string | null>(() => (own ? clampMonth(monthOf(own.date), range) : null));
@@ -312,7 +322,9 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
   return (
     <>
       <StepProgress current={APPOINTMENT_ROUTE} scope={scope} locale={locale} />
-      {held && (
+      {offer !== null ? (
+        <WaitlistOfferNotice offer={offer} clinicZone={clinicZone} locale={locale} />
+      ) : held && (
         <p className="booking-held" role="status">
           {t('booking:choose.currentHold', { when: whenText(held.date, held.time, held.timeZone) })}{' '}
           <Link to={REVIEW_ROUTE}>{t('booking:choose.toReview')}</Link>
@@ -414,6 +426,17 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
               )
             )}
             {firstRead.status === 'failed' && <ErrorText>{t('booking:calendar.readFailed')}</ErrorText>}
+            <WaitlistPanel
+              appointmentId={appointmentId}
+              waitlist={waitlist}
+              today={today}
+              lastDay={addDays(today, horizonDays)}
+              chosenDate={date}
+              counselors={counselors}
+              nameOf={nameOf}
+              locale={locale}
+              prominent={noneAtAll || noneThisMonth}
+            />
             {dateError !== null && <ErrorText>{dateError}</ErrorText>}
           </section>
 

@@ -1,0 +1,271 @@
+"""The waitlist (realtime/booking/waitlist.py): joining and leaving, offers in order, held for
+the first in line, passing on when not taken; on both databases.
+
+Every test leaves the line at its end (`waiting`): the server and its clinic are shared by
+the whole session, and a forgotten entry would take the next test's freed times.
+"""
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from tests.support.booking import Person, free_slots, person, run_job
+from tests.support.clients import call_http, outbox
+
+TOKYO = ZoneInfo("Asia/Tokyo")
+
+
+def status_of(reply: dict[str, Any]) -> str:
+    return str(reply["error"]["status"]) if "error" in reply else "OK"
+
+
+def day_of(slot: dict[str, Any]) -> date:
+    return datetime.fromisoformat(slot["start"]).date()  # written in the clinic's zone
+
+
+def later_slots(slots: list[dict[str, Any]], days: int) -> list[dict[str, Any]]:
+    """Slots at least `days` ahead (past the minimum notice even with the clock moved on)."""
+    after = datetime.now(UTC) + timedelta(days=days)
+    return [s for s in slots if datetime.fromisoformat(s["start"]) > after]
+
+
+async def join(
+    someone: Person, first: date, last: date, counselor: str | None = None
+) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "appointmentId": someone.appointment_id,
+        "from": first.isoformat(),
+        "to": last.isoformat(),
+    }
+    if counselor is not None:
+        data["counselorId"] = counselor
+    return await someone.call("waitlist-join", data)
+
+
+@asynccontextmanager
+async def waiting(
+    someone: Person, first: date, last: date, counselor: str | None = None
+) -> AsyncIterator[dict[str, Any]]:
+    reply = await join(someone, first, last, counselor)
+    assert "data" in reply, reply
+    try:
+        yield reply["data"]["waitlist"]
+    finally:
+        await someone.call("waitlist-leave", {"appointmentId": someone.appointment_id})
+
+
+async def pushed_waitlist(someone: Person, status: str) -> dict[str, Any]:
+    """The appointment's `waitlist` once a push shows it with `status` (subscribed before)."""
+    async with asyncio.timeout(10):
+        while True:
+            for push in reversed(someone.sock.pushes.get(someone.path, [])):
+                found = (push["data"] or {}).get("waitlist")
+                if found and found["status"] == status:
+                    return dict(found)
+            someone.sock._arrived.clear()
+            await someone.sock._arrived.wait()
+
+
+def vacancies_path(service_id: str, month: str) -> str:
+    return f"vacancies/demo-clinic/{service_id}/{month}"
+
+
+def is_free(pushed: dict[str, Any], slot: dict[str, Any], counselor: str) -> bool:
+    """Does a month document's snapshot (or a subscription's reply) show the slot free with
+    the counselor?"""
+    data = (pushed.get("snapshot") or pushed)["data"]
+    return any(
+        s["start"] == slot["start"] and counselor in s["counselorIds"] for s in data["slots"]
+    )
+
+
+async def frees(base_url: str, slot: dict[str, Any], counselor: str) -> None:
+    """Someone holds the time and cancels: the time frees."""
+    async with person(base_url) as holder:
+        assert status_of(await holder.hold(slot["start"], counselor)) == "OK"
+        reply = await holder.call(
+            "appointment-cancel", {"appointmentId": holder.appointment_id, "reason": "都合"}
+        )
+        assert reply == {"data": {"status": "cancelled"}}, reply
+
+
+async def test_join_and_leave_and_their_refusals(base_url: str) -> None:
+    today = datetime.now(TOKYO).date()
+    async with person(base_url) as someone, person(base_url, complete=True) as booked:
+        counselor = (await free_slots(someone.sock))[0]["counselorIds"][0]
+        refusals = {
+            "from": (today.replace(day=1) - timedelta(days=1), today),  # before today
+            "to": (today + timedelta(days=3), today + timedelta(days=2)),  # before "from"
+        }
+        for field, (first, last) in refusals.items():
+            reply = await join(someone, first, last)
+            assert status_of(reply) == "INVALID_ARGUMENT", reply
+            assert field in reply["error"]["details"]["fields"], reply
+        beyond = await join(someone, today, today + timedelta(days=61))  # horizon: 60 days
+        assert list(beyond["error"]["details"]["fields"]) == ["to"], beyond
+        not_a_day = await someone.call(
+            "waitlist-join",
+            {"appointmentId": someone.appointment_id, "from": "2026-02-30", "to": "2026-03-01"},
+        )
+        assert list(not_a_day["error"]["details"]["fields"]) == ["from"], not_a_day
+        nobody = await join(someone, today, today + timedelta(days=7), "no-such-counselor")
+        assert list(nobody["error"]["details"]["fields"]) == ["counselorId"], nobody
+        others = await booked.call(
+            "waitlist-join",
+            {"appointmentId": someone.appointment_id, "from": str(today), "to": str(today)},
+        )
+        assert status_of(others) == "PERMISSION_DENIED"
+        signed_out = await call_http(
+            base_url, "waitlist-join", {"appointmentId": someone.appointment_id}
+        )
+        assert signed_out[1]["error"]["status"] == "UNAUTHENTICATED"
+        # Only a draft joins: a submitted (here confirmed) booking is refused with its status.
+        slot = (await free_slots(booked.sock))[3]
+        assert status_of(await booked.hold(slot["start"], slot["counselorIds"][0])) == "OK"
+        submitted = await booked.call(
+            "appointment-updateStatus",
+            {"appointmentId": booked.appointment_id, "status": "submitted"},
+        )
+        assert "data" in submitted, submitted
+        refused = await join(booked, today, today + timedelta(days=7))
+        assert status_of(refused) == "ABORTED"
+        assert refused["error"]["details"]["status"] == "confirmed"
+        await booked.call(
+            "appointment-cancel", {"appointmentId": booked.appointment_id, "reason": "test"}
+        )
+
+        first, last = today + timedelta(days=2), today + timedelta(days=9)
+        async with waiting(someone, first, last, counselor) as joined:
+            assert joined["status"] == "waiting" and joined["counselorId"] == counselor
+            assert (joined["from"], joined["to"]) == (first.isoformat(), last.isoformat())
+            again = (await join(someone, first, first))["data"]["waitlist"]
+            assert again["to"] == first.isoformat() and again["counselorId"] is None
+            assert again["joinedAt"] > joined["joinedAt"]  # to the back of the line
+            document = await someone.document()
+            assert document["waitlist"] == again
+            # Nobody writes it but the server.
+            written = await someone.sock.update(someone.path, {"waitlist": None})
+            assert "error" in written, written
+        left = await someone.document()
+        assert left["waitlist"] is None
+
+
+async def test_offers_go_in_order_held_pushed_and_mailed(base_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        first_one = await stack.enter_async_context(person(base_url, complete=True))
+        second = await stack.enter_async_context(person(base_url))
+        other = await stack.enter_async_context(person(base_url))
+        slots = later_slots(await free_slots(first_one.sock), days=3)
+        slot = slots[0]
+        counselor = slot["counselorIds"][0]
+        day = day_of(slot)
+        apart = datetime.fromisoformat(slot["start"]) + timedelta(hours=4)  # no overlap
+        next_slot = next(s for s in slots if datetime.fromisoformat(s["start"]) >= apart)
+        last = max(day, day_of(next_slot))
+        # The first joins, the second joins, the first joins again: now second in line.
+        await stack.enter_async_context(waiting(first_one, day, last))
+        await stack.enter_async_context(waiting(second, day, last))
+        await join(first_one, day, last)
+        await first_one.document()  # subscribed: the offer is pushed
+        service_id = (await second.document())["serviceId"]
+        month = vacancies_path(service_id, slot["start"][:7])
+        assert is_free(await other.sock.subscribe(month), slot, counselor)
+
+        await frees(base_url, slot, counselor)
+        offered = await pushed_waitlist(second, "offered")
+        # The month document never showed the time free: the cancel and the offer went out
+        # as one change (the holder's hold, then the offer).
+        pushes = other.sock.pushes.get(month, [])
+        assert pushes and not any(is_free(push, slot, counselor) for push in pushes)
+        assert offered["offer"]["start"] == slot["start"]
+        assert offered["offer"]["counselorId"] == counselor
+        document = await second.document()
+        assert (document["counselorId"], document["holdExpiresAt"]) == (
+            counselor,
+            offered["offer"]["until"],
+        )
+        until = datetime.fromisoformat(offered["offer"]["until"].replace("Z", "+00:00"))
+        assert timedelta(minutes=119) < until - datetime.now(UTC) <= timedelta(minutes=120)
+        # Held: nobody else sees it free or can hold it.
+        still_free = [
+            s
+            for s in await free_slots(other.sock)
+            if s["start"] == slot["start"] and counselor in s["counselorIds"]
+        ]
+        assert still_free == []
+        assert status_of(await other.hold(slot["start"], counselor)) == "ABORTED"
+        assert (await first_one.document())["waitlist"]["status"] == "waiting"
+        mails = await outbox(base_url, second.email)
+        assert any(
+            "/b/review" in m["text"] and ("空き" in m["subject"] or "held" in m["subject"])
+            for m in mails
+        ), mails
+
+        # The next freed time goes to the next in line; the second, offered, is passed over.
+        next_counselor = next_slot["counselorIds"][0]
+        await frees(base_url, next_slot, next_counselor)
+        taken = await pushed_waitlist(first_one, "offered")
+        assert taken["offer"]["start"] == next_slot["start"]
+        # Submitting the booking accepts the offer.
+        reply = await first_one.call(
+            "appointment-updateStatus",
+            {"appointmentId": first_one.appointment_id, "status": "submitted"},
+        )
+        assert "data" in reply, reply
+        accepted = await first_one.document()
+        assert accepted["status"] == "confirmed"
+        assert accepted["waitlist"]["status"] == "accepted"
+
+
+async def test_an_offer_not_taken_passes_on_and_leaving_passes_it_too(base_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        first_one = await stack.enter_async_context(person(base_url))
+        second = await stack.enter_async_context(person(base_url))
+        third = await stack.enter_async_context(person(base_url))
+        slot = later_slots(await free_slots(first_one.sock), days=4)[0]
+        counselor, day = slot["counselorIds"][0], day_of(slot)
+        for someone in (first_one, second, third):
+            await stack.enter_async_context(waiting(someone, day, day, counselor))
+            await someone.document()
+        await frees(base_url, slot, counselor)
+        offered = await pushed_waitlist(first_one, "offered")
+        until = datetime.fromisoformat(offered["offer"]["until"].replace("Z", "+00:00"))
+        await run_job(base_url, "expire-holds", until + timedelta(minutes=1))
+        lapsed = await pushed_waitlist(first_one, "lapsed")
+        assert lapsed["offer"] is None
+        assert (await first_one.document())["counselorId"] is None
+        passed = await pushed_waitlist(second, "offered")
+        assert passed["offer"]["start"] == slot["start"]
+        # Declining (leaving) passes it to the third.
+        await second.call("waitlist-leave", {"appointmentId": second.appointment_id})
+        assert (await second.document())["holdExpiresAt"] is None
+        declined_to = await pushed_waitlist(third, "offered")
+        assert declined_to["offer"]["start"] == slot["start"]
+        # The third chooses another time instead and lets it go: they are out of the line.
+        other_slot = later_slots(await free_slots(third.sock), days=5)[0]
+        assert (
+            status_of(await third.hold(other_slot["start"], other_slot["counselorIds"][0])) == "OK"
+        )
+        await run_job(base_url, "expire-holds", datetime.now(UTC) + timedelta(minutes=11))
+        assert (await third.document())["waitlist"] is None
+
+
+async def test_no_offer_outside_the_days_or_for_another_counselor(base_url: str) -> None:
+    async with AsyncExitStack() as stack:
+        elsewhere = await stack.enter_async_context(person(base_url))
+        someone_else = await stack.enter_async_context(person(base_url))
+        other = await stack.enter_async_context(person(base_url))
+        slots = later_slots(await free_slots(elsewhere.sock), days=3)
+        slot = slots[0]
+        counselor, day = slot["counselorIds"][0], day_of(slot)
+        another = next(c for s in slots for c in s["counselorIds"] if c != counselor)
+        later = day + timedelta(days=1)
+        await stack.enter_async_context(waiting(elsewhere, later, later + timedelta(days=2)))
+        await stack.enter_async_context(waiting(someone_else, day, day, another))
+        await frees(base_url, slot, counselor)
+        for waiter in (elsewhere, someone_else):
+            assert (await waiter.document())["waitlist"]["status"] == "waiting"
+        assert status_of(await other.hold(slot["start"], counselor)) == "OK"
