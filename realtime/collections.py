@@ -85,6 +85,9 @@ def appointment_data(appointment: Row) -> dict[str, Any]:
         # {reason, at, by}: docs/protocol.md "The appointment document" lists it; staff
         # read the reason on the appointment page.
         "cancellation": a["cancellation"],
+        "submittedAt": iso(a["submitted_at"]),
+        # The ended appointment whose answers this one started from (appointment-create).
+        "copiedFrom": a["copied_from"],
         "created": iso(a["created"]),
         "updated": iso(a["updated"]),
         "intake": a["intake"],

@@ -3,8 +3,9 @@
 - purge-intake: answers of an appointment that was not submitted are kept only until the
   end of the day (clinic timezone) of their last change (docs/product.md, "The booking flow").
 - expire-holds: holds past their expiry stop being held; the appointment forgets its time
-  and every calendar gets the slot back. A pending payment whose hold lapses returns to draft
-  and its checkout session is expired through the API.
+  and every calendar gets the slot back. A draft stays a draft; a pending payment whose hold
+  lapses is `expired` (an end state, the person mailed: realtime/booking/expiry.py) and its
+  checkout session is expired through the API.
 - reconcile-payments: every paid session ends with exactly one confirmed booking or one
   refund, even when a webhook or a refund call was lost.
 - forget-presence: presence rows of sockets whose node died.
@@ -21,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 import stripe
 
-from realtime.booking.status import transition
+from realtime.booking.expiry import expire_unpaid
 from realtime.changes import Change, Claims, changing
 from realtime.paths import appointment_path
 from realtime.payments.apply import Kind, apply_checkout, refund
@@ -110,10 +111,10 @@ async def _expire(
     claim.active = False
     change.claims_changed(Claims(row.clinic_id, [claim.start]))
     change.moving(row)  # it leaves its bookings window
-    if row.status == "pending_payment":  # the payment window is over too
-        row.status = transition(row.status, "draft")
+    if row.status == "pending_payment":  # the payment window is over too: the attempt ends
         open_session = (row.payment or {}).get("sessionId")
-        row.payment = {**(row.payment or {}), "status": "expired"}
+        change.mail(await expire_unpaid(state, session, row, claim))
+        change.feed(row.clinic_id)
         if open_session:
             change.then(partial(_expire_checkout, state, str(open_session)))
     row.counselor_id = row.date = row.time = row.hold_expires_at = None

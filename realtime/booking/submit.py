@@ -52,6 +52,8 @@ async def submit(state: AppState, who: Identity, appointment_id: str) -> Appoint
             or claim.expires_at <= now
         ):
             raise FunctionError("ABORTED", HOLD_EXPIRED_MESSAGE)
+        # When the person handed in their answers (a retention period counts from it).
+        row.submitted_at = now
         if service.price_amount:
             row.status = transition(row.status, "pending_payment")
         else:

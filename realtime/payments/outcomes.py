@@ -114,7 +114,7 @@ async def paid(
             return None
         reason = "slot_taken"
     elif reason is None:
-        reason = "not_bookable"  # confirmed by another session, or cancelled
+        reason = "not_bookable"  # confirmed by another session, cancelled or expired
     if row.status == "pending_payment":
         row.status = transition(row.status, "draft")
         await _release(session, row, change)
