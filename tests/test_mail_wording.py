@@ -19,11 +19,18 @@ CANCELLATION = {
 
 
 def mails(locale: str) -> list[Rendered]:
-    """Every mail a person or a counselor reads about a cancellation or a refund."""
+    """Every mail a person or a counselor reads about a cancellation, a refund or a
+    reservation that expired unpaid."""
     return [
         render("booking_cancelled", locale, **CANCELLATION),
         render("booking_cancelled_by_clinic", locale, refund=True, **CANCELLATION),
         render("payment_refunded_cancelled", locale, appointment_id="a-1", reason="x"),
+        render(
+            "booking_expired",
+            locale,
+            booking_url="https://clinic.example/b/booking?id=a-1",
+            **{k: v for k, v in CANCELLATION.items() if k != "reason"},
+        ),
         *(
             render(
                 "counselor_notification",
