@@ -87,6 +87,9 @@ def appointment_data(appointment: Row) -> dict[str, Any]:
         "cancellation": a["cancellation"],
         # The person's place on the waitlist (realtime/booking/waitlist.py), or null.
         "waitlist": a["waitlist"],
+        "submittedAt": iso(a["submitted_at"]),
+        # The ended appointment whose answers this one started from (appointment-create).
+        "copiedFrom": a["copied_from"],
         "created": iso(a["created"]),
         "updated": iso(a["updated"]),
         "intake": a["intake"],

@@ -4,8 +4,9 @@
   end of the day (clinic timezone) of their last change (docs/product.md, "The booking flow").
 - expire-holds: holds past their expiry stop being held; the appointment forgets its time
   and every calendar gets the slot back, or the first on the waitlist gets it held (a
-  waitlist offer not taken lapses and passes on the same way). A pending payment whose
-  hold lapses returns to draft and its checkout session is expired through the API.
+  waitlist offer not taken lapses and passes on the same way). A draft stays a draft; a
+  pending payment whose hold lapses is `expired` (an end state, the person mailed:
+  realtime/booking/expiry.py) and its checkout session is expired through the API.
 - reconcile-payments: every paid session ends with exactly one confirmed booking or one
   refund, even when a webhook or a refund call was lost.
 - forget-presence: presence rows of sockets whose node died.
@@ -30,8 +31,8 @@ import stripe
 
 from realtime.booking import waitlist
 from realtime.booking.deidentify import ENDED_STATUSES, deidentify
+from realtime.booking.expiry import expire_unpaid
 from realtime.booking.reminders import send_reminders
-from realtime.booking.status import transition
 from realtime.changes import Change, changing
 from realtime.paths import appointment_path
 from realtime.payments.apply import Kind, apply_checkout, refund
@@ -165,10 +166,10 @@ async def _expire(
         return False
     change.moving(row)  # it leaves its bookings window
     await waitlist.hold_expired(session, row, claim)
-    if row.status == "pending_payment":  # the payment window is over too
-        row.status = transition(row.status, "draft")
+    if row.status == "pending_payment":  # the payment window is over too: the attempt ends
         open_session = (row.payment or {}).get("sessionId")
-        row.payment = {**(row.payment or {}), "status": "expired"}
+        change.mail(await expire_unpaid(state, session, row, claim))
+        change.feed(row.clinic_id)
         if open_session:
             change.then(partial(_expire_checkout, state, str(open_session)))
     row.counselor_id = row.date = row.time = row.hold_expires_at = None

@@ -171,6 +171,9 @@ def person_mails(locale: str, zone: str | None) -> dict[str, Rendered]:
             when="y",
             join_url="https://meet.example.test/j",
         ),
+        "booking_expired": render(
+            "booking_expired", locale, facts=facts, booking_url=f"{PUBLIC_URL}/b/booking?id=a-1"
+        ),
         "booking_reminder": render(
             "booking_reminder",
             locale,

@@ -8,6 +8,7 @@ import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObjec
 import { Layout } from './components/Layout';
 import { Loading } from './components/Loading';
 import { RequireAuth } from './auth/RequireAuth';
+import { StartAgainGate } from './booking/StartAgain';
 import { RouteError } from './components/RouteError';
 import { clientRoute, serviceAliases } from './contract';
 import { RequireStaff } from './staff/RequireStaff';
@@ -79,7 +80,12 @@ export const routes: RouteObject[] = [
           { index: true, lazy: screen(() => import('./routes/Login')) },
           { path: clientRoute('/c/:clinicId'), lazy: screen(() => import('./routes/ClinicLogin')) },
           { path: clientRoute('/login-confirmation'), lazy: screen(() => import('./routes/LoginConfirmation')) },
-          { path: clientRoute('/b'), element: <RequireAuth />, children: bookingSteps },
+          {
+            path: clientRoute('/b'),
+            element: <RequireAuth />,
+            // A person whose latest appointment ended is asked how to start again instead (booking/StartAgain.tsx).
+            children: [{ element: <StartAgainGate />, children: bookingSteps }],
+          },
           { path: clientRoute('/staff'), element: <RequireStaff />, children: staffScreens },
           { path: clientRoute('/contact'), lazy: screen(() => import('./routes/Contact')) },
           { path: clientRoute('/contact-confirmation'), lazy: screen(() => import('./routes/ContactConfirmation')) },

@@ -17,28 +17,26 @@ from realtime.booking.notify import Booking, booking_mails, clinic_cancel_mails
 from realtime.booking.status import transition
 from realtime.changes import Change, changing
 from realtime.identity import Identity
-from realtime.paths import appointment_path, user_path
+from realtime.paths import appointment_path
 from realtime.payments.apply import CANCELLED_BY_CLINIC, refund
 from realtime.state import AppState
 from storage.db import AsyncSession
 from storage.documents import mark_changed
 from storage.models import Appointment
 from storage.repo_booking import active_claim_of
-from storage.repo_users import lock_user, revoke_user_sessions
+from storage.repo_users import revoke_user_sessions
 from storage.types import iso, utcnow
 
 
 async def cancel(state: AppState, who: Identity, appointment_id: str, reason: str) -> None:
-    path, own_path = appointment_path(appointment_id), user_path(who.uid)
-    async with changing(state, path, own_path) as change, state.db.write() as session:
+    path = appointment_path(appointment_id)
+    async with changing(state, path) as change, state.db.write() as session:
         row = await own_appointment(session, who, appointment_id)
         now = utcnow()
         await cancel_own(state, session, change, row, reason, now)
-        user = await lock_user(session, user_id=row.user_id)
-        assert user is not None
-        user.appointment_id = None
-        mark_changed(user, now)
-        change.row(own_path, user)
+        # The user record keeps naming it: signed in again, the person sees it ended and
+        # starts a new one when they wish, from a copy of its answers if they agree
+        # (realtime/booking/rebook.py).
         ended = await revoke_user_sessions(session, user_id=row.user_id, at=now)
         change.end_sessions(ended, after_reply=True)
 

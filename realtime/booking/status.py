@@ -8,6 +8,12 @@ itself (the `status` field is not writable).
       │                      │  └─payment failed or expired─> draft
       │                      └─session and hold lapsed──────> expired
       └─(draft | pending_payment | confirmed) ──cancel──> cancelled
+
+A pending payment whose checkout session ends while its hold still runs goes back to draft
+(the person may pay again); once the hold itself lapses unpaid (realtime/jobs.py
+expire-holds) it is `expired`. A draft whose hold lapses stays a draft. The four states with
+no way out (cancelled, completed, no_show, expired) are ENDED: the person then starts a new
+appointment, maybe from a copy of this one's answers (realtime/booking/rebook.py).
 """
 
 from typing import Final
@@ -20,6 +26,10 @@ TRANSITIONS: Final[dict[str, frozenset[str]]] = APPOINTMENT_TRANSITIONS
 assert set(TRANSITIONS) == set(APPOINTMENT_STATUSES), "contract.json and the machine disagree"
 
 STAFF_OUTCOMES: Final[frozenset[str]] = frozenset({"completed", "no_show"})
+
+# The end states: no move leads out of them (the client derives the same set from
+# contract.json, client/src/booking/ended.ts).
+ENDED: Final[frozenset[str]] = frozenset(s for s, targets in TRANSITIONS.items() if not targets)
 
 
 def can_move(current: str, target: str) -> bool:

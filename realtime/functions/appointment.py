@@ -1,10 +1,18 @@
-"""appointment-create (the user's one open appointment) and appointment-consent."""
+"""appointment-create (the user's one open appointment) and appointment-consent.
+
+The user record's `appointmentId` names the person's latest appointment, open or ended: a
+person whose appointment ended (cancelled, completed, no_show, expired) still sees it, and
+`appointment-create` then opens a new one, maybe from a copy of its answers
+(realtime/booking/rebook.py); the old ones stay as they were.
+"""
 
 from typing import Annotated, Any
+from zoneinfo import ZoneInfo
 
 from pydantic import StringConstraints
 
 from realtime.booking.access import own_appointment
+from realtime.booking.rebook import Answers, copied_answers, ended_source
 from realtime.changes import changing
 from realtime.dispatch import CallContext, callable_function
 from realtime.entry import resolve_entry
@@ -25,11 +33,15 @@ from storage.types import iso, utcnow
 class AppointmentCreate(Input):
     clinicId: Id | None = None
     serviceId: Id | None = None
+    # An ended appointment of the caller's whose answers the new one starts with.
+    copyFrom: Id | None = None
 
 
 @callable_function("appointment-create", AppointmentCreate)
 async def appointment_create(context: CallContext, request: AppointmentCreate) -> dict[str, Any]:
-    """Idempotent: the user row is locked, so two racing calls find one appointment."""
+    """Idempotent: the user row is locked, so two racing calls find one appointment (a
+    repeated call finds the one its first made). `copyFrom` is checked first: another
+    person's appointment is refused, and so is one still open."""
     who = require_identity(context.identity)
     state = context.state
     path_of_user = user_path(who.uid)
@@ -37,10 +49,11 @@ async def appointment_create(context: CallContext, request: AppointmentCreate) -
         user = await lock_user(session, user_id=who.uid)
         if user is None:
             raise FunctionError("UNAUTHENTICATED", "Sign in to continue.")
+        source = await ended_source(session, who, request.copyFrom) if request.copyFrom else None
         existing = await open_appointment(session, user_id=user.id)
         if existing is not None:
             return {"appointmentId": existing.id}
-        appointment = await _new_appointment(session, state, user, request)
+        appointment = await _new_appointment(session, state, user, request, source)
         user.appointment_id = appointment.id
         mark_changed(user, utcnow())
         change.row(path_of_user, user)
@@ -48,15 +61,27 @@ async def appointment_create(context: CallContext, request: AppointmentCreate) -
 
 
 async def _new_appointment(
-    session: Any, state: AppState, user: User, request: AppointmentCreate
+    session: Any,
+    state: AppState,
+    user: User,
+    request: AppointmentCreate,
+    source: Appointment | None,
 ) -> Appointment:
+    """A draft at the clinic and service the call names, else the copied appointment's,
+    else those the person came in with."""
     entry = await resolve_entry(
         session,
-        clinic_id=request.clinicId or user.entry_clinic_id,
-        service_id=request.serviceId or user.entry_service_id,
+        clinic_id=request.clinicId or (source and source.clinic_id) or user.entry_clinic_id,
+        service_id=request.serviceId or (source and source.service_id) or user.entry_service_id,
         default_clinic_id=state.settings.default_clinic_id,
     )
     now = utcnow()
+    answers = Answers(intake={}, patient_role=None)
+    if source is not None:
+        service = await get_service(session, service_id=entry.service_id)
+        assert service is not None  # resolve_entry found it offered
+        today = now.astimezone(ZoneInfo(entry.clinic.timezone)).date()
+        answers = copied_answers(source, category=service.category, today=today)
     appointment = Appointment(
         id=new_id(),
         user_id=user.id,
@@ -64,7 +89,9 @@ async def _new_appointment(
         service_id=entry.service_id,
         timezone=entry.clinic.timezone,
         locale=user.locale,
-        intake={},
+        intake=answers.intake,
+        patient_role=answers.patient_role,
+        copied_from=source.id if source is not None else None,
         created=now,
         updated=now,
     )

@@ -14,7 +14,8 @@
    booking. A paid event is believed as sent only for the appointment's own sessions;
    any other session id is taken from the provider, or ignored (verify.py).
 4. When a pending payment's hold lapses, the session is expired through the API and the
-   appointment returns to `draft`.
+   appointment is `expired`, an end state (realtime/booking/expiry.py): a payment that
+   still arrives for it is refunded (`not_bookable`).
 5. The reconciliation job asks the provider about every session still open or awaiting a
    refund, and applies what it finds as a webhook would have.
 """

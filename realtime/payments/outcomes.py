@@ -72,7 +72,7 @@ async def _take_again(
 
 def _was_submitted(row: Appointment, service: Service, session_id: str) -> bool:
     """A draft is confirmed by a payment only when it was submitted (its own checkout made
-    this session while it was pending_payment, and then the hold lapsed) and it could still
+    this session while it was pending_payment, and then the session ended) and it could still
     be submitted now. A payment for a draft that never was (a hold only: no consent, intake
     or terms) is refunded instead, whoever made the session."""
     return (
@@ -114,7 +114,7 @@ async def paid(
             return None
         reason = "slot_taken"
     elif reason is None:
-        reason = "not_bookable"  # confirmed by another session, or cancelled
+        reason = "not_bookable"  # confirmed by another session, cancelled or expired
     if row.status == "pending_payment":
         row.status = transition(row.status, "draft")
         await _release(session, row, change)

@@ -182,17 +182,17 @@ describe('after sign-in: the appointment', () => {
     expect(t.namesCalled()).not.toContain('appointment-create');
   });
 
-  it('does not create a new one when the appointment was just cancelled (the session is ending)', async () => {
-    const t = setup({ 'appointment-create': () => ({ appointmentId: 'a2' }) });
-    t.pushUser(1, { locale: 'en', appointmentId: 'a1' });
-    await flush();
-    // appointment-cancel pushes the appointment, then the record without its appointmentId.
-    t.push({ path: 'appointments/a1', exists: true, data: { id: 'a1', status: 'cancelled' }, version: 5 });
-    t.pushUser(2, { locale: 'en', appointmentId: null });
-    await flush();
-    expect(t.namesCalled()).not.toContain('appointment-create');
-    expect(t.goToLogin).not.toHaveBeenCalled();
-  });
+  it.each(['cancelled', 'completed', 'no_show', 'expired'])(
+    'creates nothing when the record names an appointment that is %s: the person chooses how to start again',
+    async (status) => {
+      const t = setup({ 'appointment-create': () => ({ appointmentId: 'a2' }) });
+      t.pushUser(1, { locale: 'en', appointmentId: 'a1' });
+      t.push({ path: 'appointments/a1', exists: true, data: { id: 'a1', status }, version: 5 });
+      await flush();
+      expect(t.namesCalled()).not.toContain('appointment-create');
+      expect(t.goToLogin).not.toHaveBeenCalled();
+    },
+  );
 
   it('reports a failure to the admin, signs out and returns to login with a notice', async () => {
     const t = setup({

@@ -10,7 +10,10 @@
  *   written as the record's `locale`.
  * - Appointment: when the record has no `appointmentId`, `appointment-create` is called once
  *   per sign-in. If that fails, the error is reported to the admin (`sendEmail-admin`), the
- *   person is signed out and returned to the login screen, which says why.
+ *   person is signed out and returned to the login screen, which says why. A record naming an
+ *   ended appointment (cancelled, completed, no_show, expired) gets nothing created here: the
+ *   person chooses how to start again, from a copy of its answers or not
+ *   (booking/StartAgain.tsx).
  * - Clinic and service: read (`clinic-read`, `service-read`) into the store when the
  *   appointment's `clinicId` / `serviceId` change, not on every push of the appointment.
  * - A socket refused as `unauthenticated`, or a `session` event `expired`: signed out here too.
@@ -125,10 +128,9 @@ export function bindAfterSignIn(deps: AfterSignInDeps): () => void {
   async function createAppointment(who: string): Promise<void> {
     const state = store.getState();
     if (appointmentRequested || state.documents.user?.path !== `users/${who}`) return;
+    // A record naming an appointment, open or ended, needs none created (an ended one is
+    // offered to start again, by the person's choice).
     if (selectAppointmentId(state) !== null || isStaff(state.session.user)) return;
-    // The record lost its appointmentId because the person cancelled it: the server ends the
-    // session right after (appointment-cancel), so no new appointment is asked for.
-    if (state.documents.appointment?.data?.status === 'cancelled') return;
     appointmentRequested = true;
     try {
       await call('appointment-create', {});

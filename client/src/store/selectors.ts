@@ -11,7 +11,7 @@ export const selectClinic = (state: AppState) => state.documents.clinic;
 export const selectService = (state: AppState) => state.documents.service;
 export const selectLoginNotice = (state: AppState) => state.loginNotice;
 
-/** The open appointment's id from the user record, when there is one. */
+/** The id of the person's latest appointment (open or ended) from the user record, when there is one. */
 export const selectAppointmentId = (state: AppState): string | null => {
   const id = state.documents.user?.data?.appointmentId;
   return typeof id === 'string' && id !== '' ? id : null;
