@@ -35,11 +35,20 @@ export function EraseAccountSection({ headingLevel = 2 }: EraseAccountSectionPro
       <Heading id={headingId}>{t('erase.heading')}</Heading>
       <Consequences />
       <p className="actions">
-        <button type="button" className="secondary danger" onClick={() => setOpen(true)}>
+        <button type="button" className="secondary danger" onClick={() => {
+            setOpen(true);
+          }}
+        >
           {t('erase.open')}
         </button>
       </p>
-      {open && <EraseDialog onClose={() => setOpen(false)} />}
+      {open && (
+        <EraseDialog
+          onClose={() => {
+            setOpen(false);
+          }}
+        />
+      )}
     </section>
   );
 }

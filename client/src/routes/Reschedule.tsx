@@ -8,7 +8,7 @@
  * screen says so and offers to cancel instead. Times are the clinic's, with the person's own
  * beside them when their zone differs (useWhen).
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import '../booking/booking.css';
@@ -108,8 +108,8 @@ function Mover({ appointmentId, document, booked, timeZone: clinicZone, today }:
 
   const [month, setMonth] = useState(() => clampMonth(monthOf(booked.date), range));
   const [date, setDate] = useState('');
-  const [chosen, setChosen] = useState<PlacedSlot | null>(null);
-  const [taken, setTaken] = useState<TakenNotice | null>(null);
+  const [picked, setChosen] = useState<PlacedSlot | null>(null);
+  const [refused, setTaken] = useState<TakenNotice | null>(null);
   const [moving, setMoving] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
@@ -123,15 +123,14 @@ function Mover({ appointmentId, document, booked, timeZone: clinicZone, today }:
   const dateSlots = date === '' ? null : monthSlots(ofDate.document, monthOf(date), null, zone, window);
   const dayTimes = dateSlots === null ? null : dateSlots.filter((slot) => slot.date === date);
 
-  // Live: the chosen time taken by someone else meanwhile is announced at once, with the nearest free times.
-  useEffect(() => {
-    if (chosen === null || dateSlots === null || moving) return;
-    const notice = takenNotice(dateSlots, { date: chosen.date, at: chosen.at, counselorId: ANY_COUNSELOR }, zone);
-    if (notice !== null) {
-      setTaken(notice);
-      setChosen(null);
-    }
-  }, [chosen, dateSlots, moving, zone]);
+  // Live: the chosen time taken by someone else meanwhile is announced at once, with the nearest free times
+  // (derived from the month documents on every render: no effect, no second render).
+  const lost =
+    picked === null || dateSlots === null || moving
+      ? null
+      : takenNotice(dateSlots, { date: picked.date, at: picked.at, counselorId: ANY_COUNSELOR }, zone);
+  const chosen = lost === null ? picked : null;
+  const taken = lost ?? refused;
 
   const from = whenText(booked.date, booked.time, booked.timeZone);
   const until = movableUntil(booked.start, noticeHours);
