@@ -48,6 +48,7 @@ const bookingSteps: RouteObject[] = [
   { path: clientRoute('/b/checkout'), lazy: screen(() => import('./routes/Checkout')) },
   { path: clientRoute('/b/payment-confirmed'), lazy: screen(() => import('./routes/PaymentConfirmed')) },
   { path: clientRoute('/b/confirmed'), lazy: screen(() => import('./routes/Confirmed')) },
+  { path: clientRoute('/b/booking'), lazy: screen(() => import('./routes/MyBooking')) },
   { path: clientRoute('/b/pgt-reports'), lazy: screen(() => import('./routes/PgtReports')) },
 ];
 
