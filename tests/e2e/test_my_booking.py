@@ -1,6 +1,6 @@
 """My booking in a real browser (docs/product.md, "My booking"): a booked person who signs in
 again by e-mail link lands on it, with the time and the add-to-calendar links, and no
-questionnaire step leads them back into editing; a mail's cancel link opened signed out
+questionnaire step leads them back into editing, and the page passes axe-core; a mail's cancel link opened signed out
 leads there after the sign-in, with the cancel dialog open."""
 
 import re
@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.async_api import Browser, Page, expect
 
+from tests.e2e.test_accessibility import assert_accessible, settle
 from tests.e2e.test_journeys import ui
 from tests.e2e.test_signin_flow import TEXTS as SIGN_IN
 from tests.e2e.test_signin_flow import new_page
@@ -72,6 +73,8 @@ async def test_a_booked_person_lands_on_my_booking_with_the_time_and_calendar_li
         saved = tmp_path / "appointment.ics"
         await (await downloading.value).save_as(saved)
         assert f"UID:{someone.appointment_id}@genecounsel" in saved.read_text()
+        await settle(page, LANG)
+        await assert_accessible(page, "/b/booking (en)")
 
         # No way back into editing: the questionnaire and the start lead here.
         for path in ("/b/contact", "/b/", "/"):
