@@ -208,7 +208,7 @@ class Appointments(Rows):
                 answers={"intake": row["intake"] or {}, "patientRole": row["patient_role"]},
             ),
             consented=row["consent"] is not None,
-            editable=row["status"] == "draft",
+            status=row["status"],
         )
 
     def apply(self, row: Row, path: str, value: Any) -> str:

@@ -13,6 +13,7 @@ from starlette.staticfiles import StaticFiles
 
 from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, resolve
 from realtime.bodies import parse_object
+from realtime.calendar.appointment import appointment_calendar
 from realtime.calendar.serve import calendar_feed
 from realtime.changes import changing
 from realtime.client_routes import is_client_route
@@ -390,6 +391,14 @@ async def fhir_questionnaire(request: Request) -> Response:
     return await _fhir_resource(request, export)
 
 
+async def own_appointment_calendar(request: Request) -> Response:
+    """GET /calendar/appointments/{id}.ics: the owner's appointment as a calendar file
+    (realtime/calendar/appointment.py); 404 for anyone else."""
+    return await appointment_calendar(
+        state_of(request), await identity_of(request), request.path_params["id"]
+    )
+
+
 def client_routes(state: AppState) -> list[BaseRoute]:
     """The built client: its assets, and index.html for every other GET (SPA routing): with
     200 on the client's routes, with 404 elsewhere (the client shows its not-found page)."""
@@ -444,6 +453,7 @@ def routes(state: AppState) -> list[BaseRoute]:
         ),
         Route("/fhir/Questionnaire/{serviceId}", fhir_questionnaire, methods=["GET"]),
         Route("/files/{clinicId}/{docId}/{locale}/metadata", stored_file, methods=["GET"]),
+        Route("/calendar/appointments/{id}.ics", own_appointment_calendar, methods=["GET", "HEAD"]),
         Route("/calendar/{key}.ics", calendar_feed, methods=["GET", "HEAD"]),
     ]
     if state.settings.dev_endpoints:

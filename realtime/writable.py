@@ -74,6 +74,8 @@ INTAKE_PREFIX = "intake."
 PATIENT_ROLE = "patientRole"
 
 MAX_FIELDS_PER_UPDATE = 200
+EDITABLE_STATUS = "draft"
+LOCKED_MESSAGE = "This appointment is no longer a draft: its answers can no longer be changed."
 CONSENT_MESSAGE = "Consent to the handling of health and genetic information is required first."
 
 
@@ -83,7 +85,13 @@ class WriteContext:
 
     intake: IntakeContext
     consented: bool
-    editable: bool
+    status: str  # the appointment's
+
+    @property
+    def editable(self) -> bool:
+        """Answers and settings change only while the appointment is a draft: once submitted,
+        what the clinic received stays as it was."""
+        return self.status == EDITABLE_STATUS
 
 
 def _check(collection: str, path: str, value: Any, context: WriteContext | None) -> Any:
@@ -112,11 +120,9 @@ def validate_changes(
     if len(data) > MAX_FIELDS_PER_UPDATE:
         raise invalid_field("data", "Too many fields in one update.")
     if context is not None and not context.editable:
-        raise FunctionError(
-            "INVALID_ARGUMENT",
-            "This appointment can no longer be changed.",
-            {"fields": {}, "codes": {"status": "locked"}},
-        )
+        # ABORTED like every call the status does not allow (docs/protocol.md, "After the
+        # booking"), not a validation error: no value would have been accepted.
+        raise FunctionError("ABORTED", LOCKED_MESSAGE, {"status": context.status})
     accepted: dict[str, Any] = {}
     texts: dict[str, str] = {}
     codes: dict[str, str] = {}

@@ -128,3 +128,19 @@ async def add_appointment(session: AsyncSession, *, appointment: Appointment) ->
     """Insert a new appointment (flushed: its row exists for what follows in the transaction)."""
     session.add(appointment)
     await session.flush()
+
+
+# The most appointments `appointments-mine` lists: a person books a handful in a lifetime;
+# the cap only keeps one reply small whatever the table holds.
+MAX_MINE = 100
+
+
+async def appointments_of(session: AsyncSession, *, user_id: str) -> list[Appointment]:
+    """The user's appointments, newest first (created, then id for a stable order)."""
+    rows = await session.exec(
+        select(Appointment)
+        .where(Appointment.user_id == user_id)
+        .order_by(col(Appointment.created).desc(), col(Appointment.id).desc())
+        .limit(MAX_MINE)
+    )
+    return list(rows.all())

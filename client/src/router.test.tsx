@@ -102,6 +102,7 @@ describe('every route of docs/product.md', () => {
     ['/b/checkout', 'Checkout'],
     ['/b/payment-confirmed?sessionId=cs_1', 'Confirming your payment'],
     ['/b/confirmed', 'Appointment confirmed'],
+    ['/b/booking', 'My booking'],
     ['/b/pgt-reports', 'Analysis reports'],
   ];
   it.each(signedIn)('%s shows "%s" when signed in', async (path, title) => {

@@ -49,8 +49,13 @@ const bookingSteps: RouteObject[] = [
   { path: clientRoute('/b/checkout'), lazy: screen(() => import('./routes/Checkout')) },
   { path: clientRoute('/b/payment-confirmed'), lazy: screen(() => import('./routes/PaymentConfirmed')) },
   { path: clientRoute('/b/confirmed'), lazy: screen(() => import('./routes/Confirmed')) },
-  { path: clientRoute('/b/reschedule'), lazy: screen(() => import('./routes/Reschedule')) },
   { path: clientRoute('/b/pgt-reports'), lazy: screen(() => import('./routes/PgtReports')) },
+];
+
+/** After the booking (outside the start-again gate: My booking shows an ended appointment and offers the choice). */
+const afterBooking: RouteObject[] = [
+  { path: clientRoute('/b/booking'), lazy: screen(() => import('./routes/MyBooking')) },
+  { path: clientRoute('/b/reschedule'), lazy: screen(() => import('./routes/Reschedule')) },
 ];
 
 /** The clinic's side under /staff (guarded by RequireStaff: staff only, second factor first). */
@@ -84,7 +89,7 @@ export const routes: RouteObject[] = [
             path: clientRoute('/b'),
             element: <RequireAuth />,
             // A person whose latest appointment ended is asked how to start again instead (booking/StartAgain.tsx).
-            children: [{ element: <StartAgainGate />, children: bookingSteps }],
+            children: [{ element: <StartAgainGate />, children: bookingSteps }, ...afterBooking],
           },
           { path: clientRoute('/staff'), element: <RequireStaff />, children: staffScreens },
           { path: clientRoute('/contact'), lazy: screen(() => import('./routes/Contact')) },

@@ -1,4 +1,5 @@
-"""appointment-create (the user's one open appointment) and appointment-consent.
+"""appointment-create (the user's one open appointment), appointment-consent and
+appointments-mine (the person's appointments, realtime/booking/mine.py).
 
 The user record's `appointmentId` names the person's latest appointment, open or ended: a
 person whose appointment ended (cancelled, completed, no_show, expired) still sees it, and
@@ -13,8 +14,9 @@ from pydantic import StringConstraints
 
 from realtime.booking.access import own_appointment
 from realtime.booking.rebook import Answers, copied_answers, ended_source
+from realtime.booking.mine import summary
 from realtime.changes import changing
-from realtime.dispatch import CallContext, callable_function
+from realtime.dispatch import CallContext, callable_function, validated
 from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
@@ -24,9 +26,9 @@ from realtime.state import AppState
 from realtime.text import OneLine
 from storage.documents import mark_changed
 from storage.models import Appointment, User
-from storage.repo_appointments import add_appointment, open_appointment
+from storage.repo_appointments import add_appointment, appointments_of, open_appointment
 from storage.repo_catalog import get_service
-from storage.repo_users import lock_user, new_id
+from storage.repo_users import get_user, lock_user, new_id
 from storage.types import iso, utcnow
 
 
@@ -131,3 +133,28 @@ async def appointment_consent(context: CallContext, request: AppointmentConsent)
         mark_changed(row, now)
         change.row(path, row)
     return {"givenAt": row.consent["givenAt"]}
+
+
+class AppointmentsMine(Input):
+    pass
+
+
+@callable_function("appointments-mine", AppointmentsMine, authorize_first=True)
+async def appointments_mine(context: CallContext, data: Any) -> dict[str, Any]:
+    """The caller's own appointments, newest first (docs/protocol.md, "My appointments").
+    Nobody else's ever: the query is by the caller's uid alone. An erased account has none
+    (its rows stay de-identified for the law, not for reading)."""
+    who = require_identity(context.identity)
+    validated(AppointmentsMine, data)
+    async with context.state.db.read() as session:
+        user = await get_user(session, user_id=who.uid)
+        if user is None or user.erased_at is not None:
+            return {"appointments": []}
+        rows = await appointments_of(session, user_id=who.uid)
+        services = {}
+        for row in rows:
+            if row.service_id not in services:
+                service = await get_service(session, service_id=row.service_id)
+                assert service is not None  # a foreign key
+                services[row.service_id] = service
+    return {"appointments": [summary(row, services[row.service_id]) for row in rows]}

@@ -1,10 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { useAppStore } from '../store';
-import { selectAuthReady, selectAuthUser, selectIsSignedIn } from '../store/selectors';
+import { selectAuthReady, selectAuthUser, selectCurrentStatus, selectIsSignedIn } from '../store/selectors';
+import { landingRedirect } from '../booking/landing';
 import { Loading } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
 import { isStaff, STAFF_HOME } from './roles';
+import { safeNextPath } from './nextPath';
 
 /** Query parameter of `/` that names where to go after signing in. */
 export const NEXT_PARAM = 'next';
@@ -25,12 +27,15 @@ export function ForPatientsOnly() {
  * Guards the booking steps: a signed-out visitor goes to the login screen, which gets the
  * intended path in `?next=` (and in the navigation state as `from`); clinic staff have no
  * booking of their own: they are told the page is for patients, with a link to their board
- * (never a questionnaire waiting for an appointment staff cannot have).
+ * (never a questionnaire waiting for an appointment staff cannot have). A person whose
+ * appointment is past its draft is sent on to My booking from the questionnaire
+ * (booking/landing.ts), whichever way they came.
  */
 export function RequireAuth() {
   const ready = useAppStore(selectAuthReady);
   const signedIn = useAppStore(selectIsSignedIn);
   const staff = useAppStore((state) => isStaff(selectAuthUser(state)));
+  const status = useAppStore(selectCurrentStatus);
   const location = useLocation();
   if (!ready) return <Loading />;
   if (staff) return <ForPatientsOnly />;
@@ -39,12 +44,17 @@ export function RequireAuth() {
     const search = new URLSearchParams({ [NEXT_PARAM]: intended });
     return <Navigate to={{ pathname: '/', search: `?${search.toString()}` }} replace state={{ from: intended }} />;
   }
+  const landing = landingRedirect(location.pathname, status);
+  if (landing !== null) return <Navigate to={landing} replace />;
   return <Outlet />;
 }
 
-/** Where to go after signing in: `?next=` when it is a path of this app, else the first step. */
-export function nextPathAfterSignIn(search: URLSearchParams, fallback = '/b/clinic'): string {
-  const next = search.get(NEXT_PARAM);
+/**
+ * Where to go after signing in: `?next=` when it is a path of this app, else the one this
+ * device remembered when the sign-in link was asked for (auth/emailLink.ts), else the first
+ * step (which sends a booked person on to My booking, booking/landing.ts).
+ */
+export function nextPathAfterSignIn(search: URLSearchParams, fallback = '/b/clinic', remembered: string | null = null): string {
   // Only same-app paths: "//evil.example" or "https://..." must never be followed.
-  return next?.startsWith('/') && !next.startsWith('//') ? next : fallback;
+  return safeNextPath(search.get(NEXT_PARAM)) ?? safeNextPath(remembered) ?? fallback;
 }

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import type { SignInEntry } from './emailLink';
 import { useAppStore, type LoginNotice } from '../store';
-import { selectAuthUser, selectLoginNotice } from '../store/selectors';
+import { selectAuthUser, selectCurrentStatus, selectLoginNotice } from '../store/selectors';
+import { isBooked, MY_BOOKING_ROUTE } from '../booking/landing';
 import { CheckInbox } from './CheckInbox';
 import { EmailForm } from './EmailForm';
 import { nextPathAfterSignIn } from './RequireAuth';
@@ -19,16 +20,19 @@ const noticeKeys = {
 
 /**
  * The content of the login screens: why the person was signed out (if they were), the e-mail
- * form, then "check your inbox". A signed-in person is offered to continue instead.
+ * form, then "check your inbox". A signed-in person is offered to continue instead; one whose
+ * appointment is booked goes on to it (`?next=` first, else My booking).
  */
 export function SignInPanel({ entry }: { entry: SignInEntry }) {
   const { t } = useTranslation(['common', 'routes', 'errors', 'booking', 'staff', 'account']);
   const user = useAppStore(selectAuthUser);
   const notice = useAppStore(selectLoginNotice);
+  const booked = useAppStore((state) => isBooked(selectCurrentStatus(state)));
   const [search] = useSearchParams();
   const link = useSignInLink(entry);
   const [draft, setDraft] = useState('');
 
+  if (user && booked && !isStaff(user)) return <Navigate to={nextPathAfterSignIn(search, MY_BOOKING_ROUTE)} replace />;
   if (user) {
     return (
       <div className="card">

@@ -8,6 +8,8 @@ import { FunctionsError } from '../realtime/errors';
 
 export const EMAIL_FOR_SIGN_IN_KEY = 'genecounsel.emailForSignIn';
 export const SIGN_IN_ENTRY_KEY = 'genecounsel.signInEntry';
+/** Where the person was going when they asked for the link (a mail's link to their booking). */
+export const NEXT_FOR_SIGN_IN_KEY = 'genecounsel.nextForSignIn';
 
 /** The clinic and service a link was asked for (login screen route or query). */
 export interface SignInEntry {
@@ -23,10 +25,12 @@ function storage(): Storage | null {
   }
 }
 
-export function rememberEmailForSignIn(email: string, entry: SignInEntry): void {
+export function rememberEmailForSignIn(email: string, entry: SignInEntry, next: string | null = null): void {
   try {
     storage()?.setItem(EMAIL_FOR_SIGN_IN_KEY, email);
     storage()?.setItem(SIGN_IN_ENTRY_KEY, JSON.stringify(entry));
+    if (next === null) storage()?.removeItem(NEXT_FOR_SIGN_IN_KEY);
+    else storage()?.setItem(NEXT_FOR_SIGN_IN_KEY, next);
   } catch {
     // Without storage the confirmation step asks for the address again.
   }
@@ -36,6 +40,15 @@ export function emailForSignIn(): string | null {
   try {
     const email = storage()?.getItem(EMAIL_FOR_SIGN_IN_KEY) ?? '';
     return email === '' ? null : email;
+  } catch {
+    return null;
+  }
+}
+
+/** The path remembered with the address (unchecked: read it through auth/nextPath.ts). */
+export function nextForSignIn(): string | null {
+  try {
+    return storage()?.getItem(NEXT_FOR_SIGN_IN_KEY) ?? null;
   } catch {
     return null;
   }
@@ -63,6 +76,7 @@ export function forgetEmailForSignIn(): void {
   try {
     storage()?.removeItem(EMAIL_FOR_SIGN_IN_KEY);
     storage()?.removeItem(SIGN_IN_ENTRY_KEY);
+    storage()?.removeItem(NEXT_FOR_SIGN_IN_KEY);
   } catch {
     // Nothing to forget.
   }

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { rememberEmailForSignIn, type SignInEntry } from './emailLink';
+import { safeNextPath } from './nextPath';
+import { NEXT_PARAM } from './RequireAuth';
 import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';
@@ -78,7 +80,8 @@ export function useSignInLink(entry: SignInEntry) {
     setState((previous) => ({ ...previous, busy: true, error: null }));
     try {
       await callFunction('sendEmail-authLink', { email, locale, ...entry }, { maxAttempts: 1 });
-      rememberEmailForSignIn(email, entry);
+      // Where the login screen was asked to lead (`?next=`): the link's page continues there.
+      rememberEmailForSignIn(email, entry, safeNextPath(new URLSearchParams(location.search).get(NEXT_PARAM)));
       setLoginNotice(null);
       setState((previous) => ({ sentTo: email, resent: previous.sentTo === email, busy: false, error: null }));
       keepInHistory(email);

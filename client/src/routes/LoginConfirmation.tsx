@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { analytics } from '../analytics';
-import { emailForSignIn, forgetEmailForSignIn, isEmailMismatch, isLinkInvalid, signInEntry } from '../auth/emailLink';
+import { emailForSignIn, forgetEmailForSignIn, isEmailMismatch, isLinkInvalid, nextForSignIn, signInEntry } from '../auth/emailLink';
 import { auth } from '../auth/session';
 import { CheckInbox } from '../auth/CheckInbox';
 import { EmailForm } from '../auth/EmailForm';
@@ -37,6 +37,8 @@ export default function LoginConfirmation() {
   const [search] = useSearchParams();
   const [token] = useState(() => search.get('token'));
   const [remembered] = useState(emailForSignIn);
+  /** Where the person was going when they asked for this link (read before it is forgotten). */
+  const [rememberedNext] = useState(nextForSignIn);
   const [phase, setPhase] = useState<Phase>(() =>
     token === null ? { kind: 'invalid', email: remembered } : remembered === null ? { kind: 'reenter' } : { kind: 'confirming' },
   );
@@ -59,7 +61,7 @@ export default function LoginConfirmation() {
         forgetEmailForSignIn();
         analytics.logLogin(window.location.hostname);
         // Staff start on their board: the booking steps are for patients.
-        void navigate(nextPathAfterSignIn(search, isStaff(user) ? STAFF_HOME : undefined), { replace: true });
+        void navigate(nextPathAfterSignIn(search, isStaff(user) ? STAFF_HOME : undefined, rememberedNext), { replace: true });
       },
       (error: unknown) => {
         if (isEmailMismatch(error)) {

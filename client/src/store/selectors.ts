@@ -19,3 +19,15 @@ export const selectAppointmentId = (state: AppState): string | null => {
 
 /** The outbox's status: saving, saved, or waiting for the connection. */
 export const selectSaveStatus = (state: AppState) => state.saveStatus;
+
+/**
+ * The status of the appointment the user record names, once its document is in; undefined
+ * while it loads or while the store still holds another one (the record just moved on to a
+ * new appointment).
+ */
+export const selectCurrentStatus = (state: AppState): unknown => {
+  const id = selectAppointmentId(state);
+  const appointment = state.documents.appointment;
+  if (id === null || appointment?.path !== `appointments/${id}` || !appointment.exists) return undefined;
+  return appointment.data?.status;
+};
