@@ -1,7 +1,7 @@
 """My booking in a real browser (docs/product.md, "My booking"): a booked person who signs in
 again by e-mail link lands on it, with the time and the add-to-calendar links, and no
-questionnaire step leads them back into editing, and the page passes axe-core; a mail's cancel link opened signed out
-leads there after the sign-in, with the cancel dialog open."""
+questionnaire step leads them back into editing, and the page passes axe-core; a mail's
+cancel link opened signed out leads there after the sign-in, with the cancel dialog open."""
 
 import re
 from datetime import UTC, datetime
