@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 from pydantic import StringConstraints
 
 from realtime.booking.access import own_appointment
-from realtime.booking.rebook import Answers, copied_answers, ended_source
 from realtime.booking.mine import summary
+from realtime.booking.rebook import Answers, copied_answers, ended_source
 from realtime.changes import changing
 from realtime.dispatch import CallContext, callable_function, validated
 from realtime.entry import resolve_entry
