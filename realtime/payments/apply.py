@@ -7,7 +7,9 @@ from typing import Any, Literal
 import stripe
 
 from realtime.booking.notify import mail_locale
+from realtime.booking.refunds import CANCELLED_BY_PERSON
 from realtime.changes import changing
+from realtime.mail.money import format_amount
 from realtime.mail.outbox import Queued
 from realtime.mail.render import render
 from realtime.paths import appointment_path
@@ -22,7 +24,7 @@ from storage.repo_appointments import get_appointment
 from storage.repo_catalog import get_clinic
 from storage.repo_payments import record_event
 from storage.repo_users import get_user
-from storage.types import utcnow
+from storage.types import iso, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +33,12 @@ Kind = Literal["paid", "expired", "failed"]
 # A refund made because the clinic cancelled (realtime/booking/cancel.py): the person's notice
 # speaks of the cancellation, not of a booking that could not be confirmed.
 CANCELLED_BY_CLINIC = "cancelled_by_clinic"
-_PERSON_NOTICE = {CANCELLED_BY_CLINIC: "payment_refunded_cancelled"}
+# The person's notice of a refund, by its reason (default: payment_refunded). A refund of
+# the person's own cancel has none: their cancellation mail said what comes back and when.
+_PERSON_NOTICE: dict[str, str | None] = {
+    CANCELLED_BY_CLINIC: "payment_refunded_cancelled",
+    CANCELLED_BY_PERSON: None,
+}
 
 
 async def apply_checkout(
@@ -67,12 +74,24 @@ async def apply_checkout(
         log.info("payment event %s was applied already", event_id)
 
 
-async def refund(state: AppState, appointment_id: str, payment_intent: str, reason: str) -> bool:
-    """Refund through the API, then record it and tell the person and the clinic. A failure
-    leaves `refund_pending` for the reconciliation job to try again."""
+async def refund(
+    state: AppState,
+    appointment_id: str,
+    payment_intent: str,
+    reason: str,
+    amount: int | None = None,
+) -> bool:
+    """Refund `amount` (None: the whole payment) through the API, then record it (`refunded`,
+    `refundAmount`, `refundedAt`) and tell the person and the clinic. A failure leaves
+    `refund_pending` for the reconciliation job to try again with the same amount; a retry
+    of a refund the provider made already gets that refund back (provider.py), and one
+    recorded already changes nothing."""
     try:
-        refund_id = await state.payments.refund(
-            payment_intent=payment_intent, appointment_id=appointment_id, reason=reason
+        refund_id, refunded = await state.payments.refund(
+            payment_intent=payment_intent,
+            appointment_id=appointment_id,
+            reason=reason,
+            amount=amount,
         )
     except stripe.StripeError:
         log.exception("refund of %s failed; reconciliation will retry", appointment_id)
@@ -82,8 +101,15 @@ async def refund(state: AppState, appointment_id: str, payment_intent: str, reas
         row = await get_appointment(session, appointment_id=appointment_id, for_update=True)
         if row is None or (row.payment or {}).get("status") == "refunded":
             return True
-        row.payment = {**(row.payment or {}), "status": "refunded", "refundId": refund_id}
-        mark_changed(row, utcnow())
+        now = utcnow()
+        row.payment = {
+            **(row.payment or {}),
+            "status": "refunded",
+            "refundId": refund_id,
+            "refundAmount": refunded,
+            "refundedAt": iso(now),
+        }
+        mark_changed(row, now)
         change.row(path, row)
         change.mail(*await _refund_mails(state, session, row, reason))
         change.feed(row.clinic_id)
@@ -93,24 +119,37 @@ async def refund(state: AppState, appointment_id: str, payment_intent: str, reas
 async def _refund_mails(
     state: AppState, session: AsyncSession, row: Appointment, reason: str
 ) -> list[Queued]:
-    """The person's notice of a refund, in their language, and the clinic's."""
+    """The person's notice of a refund, in their language (when its reason has one), and
+    the clinic's, with the amount refunded."""
     user = await get_user(session, user_id=row.user_id)
     clinic = await get_clinic(session, clinic_id=row.clinic_id)
     assert user is not None and clinic is not None
-    context = {"appointment_id": row.id, "reason": reason}
-    return [
-        await state.mailer.queue(
-            session,
-            to=user.email,
-            links=[],
-            mail=render(
-                _PERSON_NOTICE.get(reason, "payment_refunded"), mail_locale(row), **context
-            ),
+    payment = row.payment or {}
+    amount = payment.get("refundAmount")
+    currency = payment.get("currency")
+    context = {
+        "appointment_id": row.id,
+        "reason": reason,
+        "amount": (
+            format_amount(amount, str(currency), "ja")
+            if isinstance(amount, int) and currency
+            else ""
         ),
+    }
+    queued = []
+    notice = _PERSON_NOTICE.get(reason, "payment_refunded")
+    if notice is not None:
+        queued.append(
+            await state.mailer.queue(
+                session, to=user.email, links=[], mail=render(notice, mail_locale(row), **context)
+            )
+        )
+    queued.append(
         await state.mailer.queue(
             session,
             to=clinic.contact_email,
             links=[],
             mail=render("payment_refunded_clinic", "ja", **context),
-        ),
-    ]
+        )
+    )
+    return queued
