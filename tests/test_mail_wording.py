@@ -21,7 +21,15 @@ CANCELLATION = {
 def mails(locale: str) -> list[Rendered]:
     """Every mail a person or a counselor reads about a cancellation or a refund."""
     return [
-        render("booking_cancelled", locale, **CANCELLATION),
+        render("booking_cancelled", locale, refund=None, **CANCELLATION),
+        *(
+            render("booking_cancelled", locale, refund=refund, **CANCELLATION)
+            for refund in (
+                {"amount": "¥16,500", "share": 100, "full": True},
+                {"amount": "¥8,250", "share": 50, "full": False},
+                {"amount": "", "share": 0, "full": False},
+            )
+        ),
         render("booking_cancelled_by_clinic", locale, refund=True, **CANCELLATION),
         render("payment_refunded_cancelled", locale, appointment_id="a-1", reason="x"),
         *(

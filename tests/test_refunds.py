@@ -262,6 +262,6 @@ async def test_cancelling_a_reservation_not_yet_booked_mails_the_person(
         assert await cancel(holding) == {"status": "cancelled", "refund": None}
     for someone in (waiting, holding):
         mails = await outbox(server.url, someone.email)
-        told = [m for m in mails if "取り消し" in m["subject"] or "canceled" in m["subject"]]
+        told = [m for m in mails if "お申し込み中" in m["subject"] or "reservation" in m["subject"]]
         assert len(told) == 1, [m["subject"] for m in mails]
         assert not told[0]["attachments"]  # no invitation was ever sent
