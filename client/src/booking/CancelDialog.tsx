@@ -120,7 +120,7 @@ function useRefundQuote(appointmentId: string): QuoteWording {
   const [wording, setWording] = useState<QuoteWording>(null);
   useEffect(() => {
     let live = true;
-    callFunction<unknown>('appointment-cancelQuote', { appointmentId }).then(
+    callFunction('appointment-cancelQuote', { appointmentId }).then(
       (reply) => {
         if (live) setWording(quoteWording(parseCancelQuote(reply)));
       },

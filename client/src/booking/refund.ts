@@ -38,7 +38,7 @@ export function parseCancelQuote(value: unknown): CancelQuote | null {
 export type QuoteWording = { key: 'full'; price: Money } | { key: 'partial'; price: Money; share: number } | { key: 'none' } | null;
 
 export function quoteWording(quote: CancelQuote | null): QuoteWording {
-  if (quote === null || quote.refund === null) return null;
+  if (!quote?.refund) return null;
   if (quote.refund.amount === 0) return { key: 'none' };
   if (quote.share >= 100) return { key: 'full', price: quote.refund };
   return { key: 'partial', price: quote.refund, share: quote.share };
