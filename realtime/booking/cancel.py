@@ -55,7 +55,7 @@ async def cancel(
         now = utcnow()
         row.status = transition(row.status, "cancelled")
         row.cancellation = {"reason": reason, "at": iso(now)}
-        await _refund_by_policy(state, session, row, now, change)
+        await refund_by_policy(state, session, row, now, change)
         await _free_time(state, session, row, change)
         row.hold_expires_at = None
         mark_changed(row, now)
@@ -71,7 +71,7 @@ async def cancel(
     return refund_reply(row.payment)
 
 
-async def _refund_by_policy(
+async def refund_by_policy(
     state: AppState, session: AsyncSession, row: Appointment, now: datetime, change: Change
 ) -> None:
     """A paid appointment: record the policy's refund of the person's cancel, counted from
