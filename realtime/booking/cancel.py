@@ -7,7 +7,7 @@ With `byClinic`, staff cancel: the time is freed, a payment refunded in full, th
 mailed in the appointment's language and left signed in, and the action audited.
 """
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -88,12 +88,18 @@ def _ask_refund(
     state: AppState, row: Appointment, quote: Quote, reason: str, change: Change
 ) -> None:
     """Record the refund `quote` gives on the appointment's payment and, when there is one,
-    make it through the API after the commit (realtime/payments/apply.py `refund`; the
-    reconciliation job retries it with the same amount when the call fails)."""
+    make it through the API after the commit, once the cancel has answered: the reply never
+    waits on the provider (realtime/payments/apply.py `refund`; the reconciliation job
+    retries it with the same amount when the call fails or the node stops first)."""
     assert quote.paid is not None
     row.payment = record(row.payment or {}, quote, reason)
     if quote.amount > 0:
-        change.then(partial(refund, state, row.id, quote.paid.payment_intent, reason, quote.amount))
+        make = partial(refund, state, row.id, quote.paid.payment_intent, reason, quote.amount)
+        change.then(partial(_after_reply, state, make))
+
+
+async def _after_reply(state: AppState, make: Callable[[], Awaitable[bool]]) -> None:
+    state.publisher.after_reply(make)
 
 
 async def _free_time(
