@@ -195,11 +195,13 @@ async def reconcile_payments(state: AppState, now: datetime) -> int:
     for row in rows:
         payment = row.payment or {}
         if payment.get("status") == "refund_pending" and payment.get("paymentIntent"):
+            amount = payment.get("refundAmount")  # the amount first asked for, or all
             fixed += await refund(
                 state,
                 row.id,
                 str(payment["paymentIntent"]),
                 str(payment.get("refundReason", "reconciliation")),
+                amount if isinstance(amount, int) else None,
             )
         elif payment.get("status") == "open" and payment.get("sessionId"):
             fixed += await _settle_open(state, str(payment["sessionId"]))

@@ -11,9 +11,11 @@ newer one already contains whatever the dropped one said.
 """
 
 import asyncio
+import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 import socketio
@@ -21,6 +23,8 @@ import socketio
 SNAPSHOT_EVENT = "snapshot"
 SESSION_EVENT = "session"
 NAMESPACE = "/"
+log = logging.getLogger(__name__)
+
 # Longest wait for a call's own reply before its session's sockets are closed anyway.
 REPLY_WAIT_SECONDS = 10.0
 # How many documents each node remembers the last delivered version of.
@@ -237,12 +241,21 @@ class Publisher:
         the end of the task that runs the handler, so the close waits for that task (a
         fixed delay lost the reply on a loaded machine); engine.io queues the close packet
         behind the ack."""
+        self.after_reply(partial(self.end_session, session_id))
+
+    def after_reply(self, work: Callable[[], Awaitable[object]]) -> None:
+        """Run `work` once the task of the call running now has ended (its reply sent), or
+        after REPLY_WAIT_SECONDS at most: what the caller need not wait for (a session's
+        end, a refund through the payment provider)."""
         caller = asyncio.current_task()
 
         async def later() -> None:
             if caller is not None:
                 await asyncio.wait({caller}, timeout=REPLY_WAIT_SECONDS)
-            await self.end_session(session_id)
+            try:
+                await work()
+            except Exception:
+                log.exception("work after a reply failed")
 
         task = asyncio.create_task(later())
         self._tasks.add(task)

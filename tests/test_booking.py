@@ -365,7 +365,7 @@ async def test_cancel_frees_the_slot_signs_out_and_mails(base_url: str) -> None:
             "appointment-cancel",
             {"appointmentId": someone.appointment_id, "reason": "予定が合わない"},
         )
-        assert reply == {"data": {"status": "cancelled"}}
+        assert reply == {"data": {"status": "cancelled", "refund": None}}
         assert (await asyncio.wait_for(ended, 10))["state"] == "expired"
         assert status_of(await next_one.hold(slot["start"], counselor)) == "OK"
     cancelled = (await outbox(base_url, someone.email))[0]

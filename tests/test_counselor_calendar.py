@@ -118,7 +118,7 @@ async def test_a_counselor_subscribes_to_their_booked_times(base_url: str) -> No
             "appointment-cancel",
             {"appointmentId": someone.appointment_id, "reason": "体調不良のため"},
         )
-        assert cancelled == {"data": {"status": "cancelled"}}, cancelled
+        assert cancelled == {"data": {"status": "cancelled", "refund": None}}, cancelled
     assert uid not in events_of((await fetch(base_url, url)).content)
 
     confirm, cancel = await mails_about(base_url, SATO_MAIL, someone.appointment_id)

@@ -127,6 +127,7 @@ CONTRACT_FUNCTIONS = (
     "appointment-hold",
     "appointment-consent",
     "appointment-cancel",
+    "appointment-cancelQuote",
     "contact-send",
     "auth-totpEnroll",
 )

@@ -28,6 +28,14 @@ def mails(locale: str) -> list[Rendered]:
     return [
         *person_mails(locale, "America/Los_Angeles").values(),
         *(
+            render("booking_cancelled", locale, facts=past_facts(locale), reason="", refund=refund)
+            for refund in (
+                {"amount": "¥16,500", "share": 100, "full": True},
+                {"amount": "¥8,250", "share": 50, "full": False},
+                {"amount": "", "share": 0, "full": False},
+            )
+        ),
+        *(
             render(
                 "counselor_notification",
                 locale,
@@ -140,6 +148,11 @@ def booking(status: str, person_zone: str | None, *, price: int | None = 16500) 
     return Booking(appointment, CLINIC, service, claim)
 
 
+def past_facts(locale: str) -> dict[str, object]:
+    """The facts of a cancelled booking, as its mails show them."""
+    return booking_facts(booking("cancelled", None), locale, PUBLIC_URL, COUNSELOR)
+
+
 def person_mails(locale: str, zone: str | None) -> dict[str, Rendered]:
     """Every mail to the person about a booked time, as notify.py and payments render them."""
     open_facts = booking_facts(booking("confirmed", zone), locale, PUBLIC_URL, COUNSELOR)
@@ -150,7 +163,10 @@ def person_mails(locale: str, zone: str | None) -> dict[str, Rendered]:
         "booking_confirmed": render(
             "booking_confirmed", locale, facts=open_facts, join_url="https://meet.example.test/j"
         ),
-        "booking_cancelled": render("booking_cancelled", locale, facts=facts, reason=SECRET),
+        "booking_cancelled": render(
+            "booking_cancelled", locale, facts=facts, reason=SECRET, refund=None
+        ),
+        "reservation_cancelled": render("reservation_cancelled", locale, facts=facts),
         "booking_cancelled_by_clinic": render(
             "booking_cancelled_by_clinic",
             locale,

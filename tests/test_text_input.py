@@ -245,4 +245,4 @@ async def test_a_cancel_reason_with_control_characters_is_refused(base_url: str)
         done = await who.call(
             "appointment-cancel", {"appointmentId": who.appointment_id, "reason": "都合\r\nのため"}
         )
-    assert done == {"data": {"status": "cancelled"}}
+    assert done == {"data": {"status": "cancelled", "refund": None}}

@@ -38,7 +38,7 @@ async def test_a_cancel_reaches_its_own_tab_in_the_documented_order(base_url: st
         reply = await someone.call(
             "appointment-cancel", {"appointmentId": someone.appointment_id, "reason": "-"}
         )
-        assert reply == {"data": {"status": "cancelled"}}
+        assert reply == {"data": {"status": "cancelled", "refund": None}}
         await asyncio.wait_for(ended.wait(), 10)
     order = [path for path, _ in seen]
     assert order == [someone.path, month, "session"], order

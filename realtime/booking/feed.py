@@ -13,6 +13,7 @@ per reader: a counselor reads the rows of their own appointments only.
 from datetime import datetime
 from typing import Any, Protocol
 
+from realtime.booking.refunds import refund_reply
 from realtime.paths import EVERYONE
 from storage.db import AsyncSession
 from storage.models import Appointment
@@ -59,6 +60,8 @@ def window_entry(a: Booked) -> dict[str, Any]:
         "counselorId": a.counselor_id,
         "holdExpiresAt": iso(a.hold_expires_at),
         "payment": (a.payment or {}).get("status"),
+        # A cancel's refund: {"status", "amount", "currency", "share"} (refunds.py), or null.
+        "refund": refund_reply(a.payment),
     }
 
 

@@ -23,7 +23,6 @@ PAYMENT_SUMMARY_KEYS = (
     "currency",
     "status",
     "refundAmount",
-    "refundStatus",
     "receiptUrl",
 )
 

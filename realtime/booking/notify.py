@@ -11,6 +11,7 @@ from typing import Any
 from realtime import audit
 from realtime.booking.access import catalog_of, clinic_appointment
 from realtime.booking.mail_facts import booking_facts, link_list
+from realtime.booking.refunds import refund_facts
 from realtime.changes import changing
 from realtime.contract import DEFAULT_LOCALE, LOCALES
 from realtime.errors import FunctionError
@@ -145,6 +146,8 @@ async def _client_mail(
         # A cancellation never carries the join link (docs/security.md, "Mail").
         "join_url": join_url if confirmed else "",
         "reason": "" if confirmed else booking.cancel_reason,
+        # What the person's cancel gives back (realtime/booking/refunds.py).
+        "refund": None if confirmed else refund_facts(booking.appointment.payment, locale),
     }
     template = "booking_confirmed" if confirmed else "booking_cancelled"
     return await mailer.queue(
@@ -153,6 +156,24 @@ async def _client_mail(
         mail=render(template, locale, **context),
         links=([join_url] if confirmed and join_url else []) + link_list(facts),
         attachments=[booking.ics(event, locale, organizer=clinic.contact_email, attendee=email)],
+    )
+
+
+async def reservation_cancelled_mail(
+    mailer: Mailer, session: AsyncSession, booking: Booking
+) -> Queued:
+    """The person's short notice that a reservation not yet booked (a draft holding a time,
+    or one waiting for its payment) was cancelled and the time let go: no invitation was
+    sent for it, so none is cancelled, and the counselor was never told."""
+    user = await get_user(session, user_id=booking.appointment.user_id)
+    assert user is not None
+    locale = mail_locale(booking.appointment)
+    facts = booking_facts(booking, locale, mailer.public_url, None)
+    return await mailer.queue(
+        session,
+        to=user.email,
+        mail=render("reservation_cancelled", locale, facts=facts),
+        links=link_list(facts),
     )
 
 

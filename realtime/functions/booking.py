@@ -198,22 +198,23 @@ class AppointmentCancel(Input):
 
 @callable_function("appointment-cancel", AppointmentCancel, authorize_first=True)
 async def appointment_cancel(context: CallContext, data: Any) -> dict[str, Any]:
-    """The person: cancel, free the slot for everyone, sign them out everywhere, mail them.
-    Staff (`byClinic`): authorized on the raw appointment id before the input is validated;
-    cancel, free the slot, refund in full, mail the person, keep them signed in, audit."""
+    """The person: cancel, free the slot for everyone, refund by the cancellation policy,
+    sign them out everywhere, mail them. Staff (`byClinic`): authorized on the raw
+    appointment id before the input is validated; cancel, free the slot, refund in full,
+    mail the person, keep them signed in, audit."""
     if isinstance(data, dict) and data.get("byClinic") is True:
-        await cancel_by_clinic(
+        refund = await cancel_by_clinic(
             context.state,
             context.identity,
             data.get("appointmentId"),
             lambda: validated(AppointmentCancel, data).reason,
             address=context.client_ip,
         )
-        return {"status": "cancelled"}
+        return {"status": "cancelled", "refund": refund}
     request = validated(AppointmentCancel, data)  # byClinic is false here
     who = require_identity(context.identity)
-    await cancel(context.state, who, request.appointmentId, request.reason)
-    return {"status": "cancelled"}
+    refund = await cancel(context.state, who, request.appointmentId, request.reason)
+    return {"status": "cancelled", "refund": refund}
 
 
 # sendEmail-counselor -----------------------------------------------------------------------

@@ -56,6 +56,11 @@ def service_reply(service: Service) -> dict[str, Any]:
         "consentVersion": service.consent_version,
         "bufferMinutes": service.buffer_minutes,
         "minNoticeHours": service.min_notice_hours,
+        # Worded by the screens (realtime/booking/policy.py has the arithmetic).
+        "cancellationPolicy": {
+            "freeCancelHours": service.free_cancel_hours,
+            "lateRefundPercent": service.late_refund_percent,
+        },
         "horizonDays": service.horizon_days,
         "gestationWeeks": (
             {"min": service.gestation_min_weeks, "max": service.gestation_max_weeks}

@@ -7,7 +7,9 @@ from typing import Any, Literal
 import stripe
 
 from realtime.booking.notify import last_booking_facts, mail_locale
+from realtime.booking.refunds import CANCELLED_BY_PERSON
 from realtime.changes import changing
+from realtime.mail.money import format_amount
 from realtime.mail.outbox import Queued
 from realtime.mail.render import render
 from realtime.mail.signature import signature_of
@@ -23,7 +25,7 @@ from storage.repo_appointments import get_appointment
 from storage.repo_catalog import get_clinic
 from storage.repo_payments import record_event
 from storage.repo_users import get_user
-from storage.types import utcnow
+from storage.types import iso, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +34,12 @@ Kind = Literal["paid", "expired", "failed"]
 # A refund made because the clinic cancelled (realtime/booking/cancel.py): the person's notice
 # speaks of the cancellation, not of a booking that could not be confirmed.
 CANCELLED_BY_CLINIC = "cancelled_by_clinic"
-_PERSON_NOTICE = {CANCELLED_BY_CLINIC: "payment_refunded_cancelled"}
+# The person's notice of a refund, by its reason (default: payment_refunded). A refund of
+# the person's own cancel has none: their cancellation mail said what comes back and when.
+_PERSON_NOTICE: dict[str, str | None] = {
+    CANCELLED_BY_CLINIC: "payment_refunded_cancelled",
+    CANCELLED_BY_PERSON: None,
+}
 
 
 async def apply_checkout(
@@ -68,12 +75,24 @@ async def apply_checkout(
         log.info("payment event %s was applied already", event_id)
 
 
-async def refund(state: AppState, appointment_id: str, payment_intent: str, reason: str) -> bool:
-    """Refund through the API, then record it and tell the person and the clinic. A failure
-    leaves `refund_pending` for the reconciliation job to try again."""
+async def refund(
+    state: AppState,
+    appointment_id: str,
+    payment_intent: str,
+    reason: str,
+    amount: int | None = None,
+) -> bool:
+    """Refund `amount` (None: the whole payment) through the API, then record it (`refunded`,
+    `refundAmount`, `refundedAt`) and tell the person and the clinic. A failure leaves
+    `refund_pending` for the reconciliation job to try again with the same amount; a retry
+    of a refund the provider made already gets that refund back (provider.py), and one
+    recorded already changes nothing."""
     try:
-        refund_id = await state.payments.refund(
-            payment_intent=payment_intent, appointment_id=appointment_id, reason=reason
+        refund_id, refunded = await state.payments.refund(
+            payment_intent=payment_intent,
+            appointment_id=appointment_id,
+            reason=reason,
+            amount=amount,
         )
     except stripe.StripeError:
         log.exception("refund of %s failed; reconciliation will retry", appointment_id)
@@ -83,8 +102,15 @@ async def refund(state: AppState, appointment_id: str, payment_intent: str, reas
         row = await get_appointment(session, appointment_id=appointment_id, for_update=True)
         if row is None or (row.payment or {}).get("status") == "refunded":
             return True
-        row.payment = {**(row.payment or {}), "status": "refunded", "refundId": refund_id}
-        mark_changed(row, utcnow())
+        now = utcnow()
+        row.payment = {
+            **(row.payment or {}),
+            "status": "refunded",
+            "refundId": refund_id,
+            "refundAmount": refunded,
+            "refundedAt": iso(now),
+        }
+        mark_changed(row, now)
         change.row(path, row)
         change.mail(*await _refund_mails(state, session, row, reason))
         change.feed(row.clinic_id)
@@ -94,28 +120,41 @@ async def refund(state: AppState, appointment_id: str, payment_intent: str, reas
 async def _refund_mails(
     state: AppState, session: AsyncSession, row: Appointment, reason: str
 ) -> list[Queued]:
-    """The person's notice of a refund, in their language (after a cancel: with the facts of
-    the time it had, and `refunded` "" for the full amount), and the clinic's."""
+    """The person's notice of a refund, in their language, when its reason has one (after a
+    cancel by the clinic: with the facts of the time it had), and the clinic's, with the
+    amount refunded."""
     user = await get_user(session, user_id=row.user_id)
     clinic = await get_clinic(session, clinic_id=row.clinic_id)
     assert user is not None and clinic is not None
+    payment = row.payment or {}
+    amount, currency = payment.get("refundAmount"), payment.get("currency")
+
+    def written(locale: str) -> str:
+        """The amount refunded, for `locale` ("" when not recorded: the full amount)."""
+        return (
+            format_amount(amount, str(currency), locale)
+            if isinstance(amount, int) and currency
+            else ""
+        )
+
     context = {"appointment_id": row.id, "reason": reason}
     mails: list[Queued] = []
+    notice = _PERSON_NOTICE.get(reason, "payment_refunded")
     # An erased person's address is gone; account-erase's confirmation told them of the
     # refund (realtime/booking/erase.py).
-    if user.erased_at is None:
+    if notice is not None and user.erased_at is None:
         locale = mail_locale(row)
         facts = await last_booking_facts(state.mailer, session, row, locale)
         mail = render(
-            _PERSON_NOTICE.get(reason, "payment_refunded"),
+            notice,
             locale,
             facts=facts,
-            refunded="",
+            refunded=written(locale),
             signature=signature_of(clinic, locale),
             **context,
         )
         mails.append(await state.mailer.queue(session, to=user.email, links=[], mail=mail))
-    clinic_mail = render("payment_refunded_clinic", "ja", **context)
+    clinic_mail = render("payment_refunded_clinic", "ja", amount=written("ja"), **context)
     mails.append(
         await state.mailer.queue(session, to=clinic.contact_email, links=[], mail=clinic_mail)
     )

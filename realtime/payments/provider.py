@@ -75,12 +75,21 @@ class PaymentProvider:
     async def expire_session(self, session_id: str) -> None:
         await self.client.v1.checkout.sessions.expire_async(session_id)
 
-    async def refund(self, *, payment_intent: str, appointment_id: str, reason: str) -> str:
+    async def refund(
+        self, *, payment_intent: str, appointment_id: str, reason: str, amount: int | None = None
+    ) -> tuple[str, int]:
+        """Refund `amount` (smallest currency unit; None: all that is left) of the payment;
+        the refund's id and amount. One idempotency key per payment intent: a payment is
+        refunded once, and a retry with the same parameters (the reconciliation job reads
+        them from the appointment) gets the refund made the first time."""
+        params: dict[str, Any] = {
+            "payment_intent": payment_intent,
+            "metadata": {"appointmentId": appointment_id, "why": reason},
+        }
+        if amount is not None:
+            params["amount"] = amount
         refund = await self.client.v1.refunds.create_async(
-            {
-                "payment_intent": payment_intent,
-                "metadata": {"appointmentId": appointment_id, "why": reason},
-            },
+            params,  # type: ignore[arg-type]
             {"idempotency_key": f"refund-{payment_intent}"},
         )
-        return str(refund.id)
+        return str(refund.id), int(refund.amount)

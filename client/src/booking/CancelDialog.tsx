@@ -3,9 +3,10 @@
  * and a failure state with the message of docs/product.md "Messages people see" "Error while canceling appointment: try again or
  * contact us" and "Try again". On success (`appointment-cancel`) the server ends every session
  * of the person; this signs out here at once and the login screen says the appointment was
- * cancelled.
+ * cancelled. Before the person confirms, it says what the cancel gives back by the service's
+ * cancellation policy (`appointment-cancelQuote`, docs/product.md "Cancelling and refunds").
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { auth } from '../auth/session';
@@ -17,6 +18,8 @@ import { MAX_REASON_LENGTH, ReasonField, useReasonForm } from './ReasonField';
 import type { BookedTime } from './hold';
 import { useWhen } from './useWhen';
 import type { Locale } from '../i18n/locale';
+import { parseCancelQuote, quoteWording, type QuoteWording } from './refund';
+import { RefundQuote } from './RefundState';
 
 export interface CancelDialogProps {
   appointmentId: string;
@@ -33,6 +36,7 @@ export function CancelDialog({ appointmentId, booked = null, locale, onClose }: 
   const setLoginNotice = useAppStore((state) => state.setLoginNotice);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
+  const refund = useRefundQuote(appointmentId);
   const reason = useReasonForm({
     required: t('booking:cancel.reasonRequired'),
     tooLong: t('booking:cancel.reasonTooLong', { max: MAX_REASON_LENGTH }),
@@ -73,6 +77,7 @@ export function CancelDialog({ appointmentId, booked = null, locale, onClose }: 
         <>
           {booked !== null && <p className="booking-cancel-when">{t('booking:cancel.appointment', { when: whenText(booked.date, booked.time, booked.timeZone) })}</p>}
           <p>{t('booking:cancel.description')}</p>
+          <RefundQuote wording={refund} locale={locale} />
         </>
       }
       {...(busy ? {} : { onClose })}
@@ -105,4 +110,25 @@ export function CancelDialog({ appointmentId, booked = null, locale, onClose }: 
       </form>
     </BookingDialog>
   );
+}
+
+/**
+ * What a cancel now would give back (`appointment-cancelQuote`), asked once when the dialog
+ * opens; null until it answers, when it fails (the cancel still works) or for a free service.
+ */
+function useRefundQuote(appointmentId: string): QuoteWording {
+  const [wording, setWording] = useState<QuoteWording>(null);
+  useEffect(() => {
+    let live = true;
+    callFunction('appointment-cancelQuote', { appointmentId }).then(
+      (reply) => {
+        if (live) setWording(quoteWording(parseCancelQuote(reply)));
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [appointmentId]);
+  return wording;
 }

@@ -10,7 +10,6 @@ export interface PaymentSummary {
   currency: string;
   status: string | null;
   refundAmount: number | null;
-  refundStatus: string | null;
   receiptUrl: string | null;
 }
 
@@ -58,7 +57,6 @@ function payment(value: unknown): PaymentSummary | null {
     currency: currency.toUpperCase(),
     status: text(value.status),
     refundAmount: count(value.refundAmount),
-    refundStatus: text(value.refundStatus),
     receiptUrl: webUrl(value.receiptUrl),
   };
 }

@@ -147,11 +147,17 @@ describe('/b/confirmed: cancelling', () => {
 
   it('speaks Japanese', async () => {
     server.on('/functions/appointment-cancel', () => refuse('UNAVAILABLE', 503, 'Unavailable.'));
+    server.on('/functions/appointment-cancelQuote', () =>
+      reply({ refund: { amount: 8250, currency: 'JPY' }, freeUntil: '2026-12-08T01:00:00.000Z', share: 50 }),
+    );
     const user = userEvent.setup();
     await openConfirmed('ja');
     expect(screen.getByRole('link', { name: 'ビデオ相談に参加する' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: '予約をキャンセルする' }));
     const dialog = screen.getByRole('dialog', { name: '予約のキャンセル' });
+    // Before confirming, what the cancel gives back by the policy.
+    expect(await within(dialog).findByText('お支払い額の50%（8,250円）が返金されます。')).toBeTruthy();
+    expect(server.calls('appointment-cancelQuote')).toEqual([{ appointmentId: 'a1' }]);
     await user.type(within(dialog).getByRole('textbox', { name: 'キャンセルの理由' }), '都合が悪くなったため');
     await user.click(within(dialog).getByRole('button', { name: 'キャンセルを確定する' }));
     expect(

@@ -19,6 +19,7 @@ import { bookedTime } from '../booking/hold';
 import { MY_BOOKING_ROUTE, reschedulePath } from '../booking/landing';
 import { CHANGEABLE, clockIn, ENDED, shownAppointment, type AppointmentSummary, type PaymentSummary } from '../booking/myAppointments';
 import { OtherAppointments } from '../booking/OtherAppointments';
+import { RefundState } from '../booking/RefundState';
 import { startAgainOffer } from '../booking/ended';
 import { StartAgainChoice } from '../booking/StartAgain';
 import { useMyAppointments } from '../booking/useMyAppointments';
@@ -36,15 +37,16 @@ import { selectAppointment, selectAppointmentId, selectLocale } from '../store/s
 import '../booking/booking.css';
 
 /** The payment in one line (amount paid, due, refunded), or null when nothing is charged. */
+/** Payment states of a payment that went through (docs/protocol.md "Cancelling and refunds"). */
+const PAID_STATES: ReadonlySet<string> = new Set(['paid', 'refund_pending', 'refunded', 'not_refunded']);
+
 function usePaymentText(locale: Locale): (payment: PaymentSummary | null) => string | null {
   const { t } = useTranslation('booking');
   return (payment) => {
     if (payment === null) return null;
     const amount = formatPrice(payment, locale);
-    const refund = formatPrice({ amount: payment.refundAmount ?? payment.amount, currency: payment.currency }, locale);
-    if (payment.status === 'refunded' || payment.refundStatus === 'succeeded') return t('myBooking.refunded', { refund });
-    if (payment.status === 'refund_pending' || payment.refundStatus === 'pending') return t('myBooking.refundPending', { amount, refund });
-    return payment.status === 'paid' ? t('myBooking.paid', { amount }) : t('myBooking.unpaid', { amount });
+    // Paid, and maybe (partly) refunded since: the refund's state is its own line (RefundState).
+    return payment.status !== null && PAID_STATES.has(payment.status) ? t('myBooking.paid', { amount }) : t('myBooking.unpaid', { amount });
   };
 }
 
@@ -189,7 +191,7 @@ export default function MyBooking() {
             <div>
               <dt>{t('booking:myBooking.payment')}</dt>
               <dd>
-                {payment}
+                {payment} <RefundState payment={shown.payment} />
                 {shown.payment?.receiptUrl && (
                   <>
                     {' '}

@@ -18,7 +18,12 @@ const windowOf = (bookings: Record<string, unknown>[]) => ({ bookings, days: {} 
 const first = [
   bookingRow('a-yesterday', { date: '2025-03-02' }),
   bookingRow('a-sato-11', { time: '11:00', payment: 'paid', serviceId: 'prenatal-b2c' }),
-  bookingRow('a-tanaka', { counselorId: 'c-tanaka', time: '13:30' }),
+  bookingRow('a-tanaka', {
+    counselorId: 'c-tanaka',
+    time: '13:30',
+    payment: 'refunded',
+    refund: { status: 'refunded', amount: 8250, currency: 'JPY', share: 50 },
+  }),
   bookingRow('a-sato-10'),
   bookingRow('a-hold', { date: '2025-03-04', status: 'draft', holdExpiresAt: '2025-03-03T00:05:30Z' }),
 ];
@@ -66,6 +71,7 @@ describe('/staff: the bookings board', () => {
     expect(within(sato).getAllByText('Confirmed')).toHaveLength(2);
     expect(within(sato).getByText('Payment: paid')).toBeTruthy();
     expect(within(sato).getByText('No payment')).toBeTruthy();
+    expect(within(within(today).getByRole('region', { name: 'Counselor c-tanaka' })).getByText('Refunded ¥8,250')).toBeTruthy();
 
     const tomorrow = dayNamed(/^Tuesday, March 4, 2025/);
     expect(within(tomorrow).getByText('On hold')).toBeTruthy();

@@ -23,6 +23,7 @@ import { isRecord } from '../isRecord';
 import { callFunction, errorMessageKey } from '../realtime';
 import { FunctionsError } from '../realtime/errors';
 import { useAppStore } from '../store';
+import { RefundLine } from '../booking/RefundState';
 import { selectAuthUser, selectLocale } from '../store/selectors';
 import {
   boardChanges,
@@ -282,9 +283,13 @@ function Board({ clinicId, counselorId }: { clinicId: string; counselorId: strin
                                 {statusLabel(status)}
                               </span>
                               <span className="staff-booking-detail">
-                                {booking.payment === null
-                                  ? t('board.noPayment')
-                                  : t('board.payment', { state: t(`paymentState.${booking.payment}`, { defaultValue: booking.payment }) })}
+                                {booking.refund !== null ? (
+                                  <RefundLine view={booking.refund} />
+                                ) : booking.payment === null ? (
+                                  t('board.noPayment')
+                                ) : (
+                                  t('board.payment', { state: t(`paymentState.${booking.payment}`, { defaultValue: booking.payment }) })
+                                )}
                               </span>
                               <span className="staff-booking-detail">{counselorLabel(booking.counselorId)}</span>
                               {isLiveHold(booking, now) && booking.holdExpiresAt !== null && (

@@ -20,9 +20,12 @@ describe('parseBookings', () => {
         counselorId: 'c-sato',
         holdExpiresAt: Date.parse('2025-03-03T00:10:00Z'),
         payment: 'open',
+        refund: null,
         updated: '2025-03-02T00:00:00Z',
       },
     ]);
+    const refunded = parseBookings({ bookings: [row('a2', { refund: { status: 'refund_pending', amount: 8250, currency: 'JPY', share: 50 } })] });
+    expect(refunded[0]?.refund).toEqual({ state: 'pending', price: { amount: 8250, currency: 'JPY' } });
     expect(parseBookings(null)).toEqual([]);
     expect(parsePresence({ online: [{ appointmentId: 'a9', step: 'family', since: 's', lastSeen: 'l' }, {}] })).toEqual([
       { appointmentId: 'a9', step: 'family', since: 's', lastSeen: 'l' },

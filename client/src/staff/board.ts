@@ -4,6 +4,7 @@
  * by day then counselor, the filters, and what changed between two snapshots (announced).
  */
 import { isRecord } from '../isRecord';
+import { refundOfFeed, type RefundView } from '../booking/refund';
 
 /** What staff see of any booking: its service, status, time and counselor. */
 export interface BookingSlot {
@@ -22,6 +23,8 @@ export interface BoardBooking extends BookingSlot {
   holdExpiresAt: number | null;
   /** The payment's status (`open`, `paid`, ...), null for a service without payment. */
   payment: string | null;
+  /** A cancel's refund (the feed row's `refund`), null when none was asked for. */
+  refund: RefundView | null;
   updated: string | null;
 }
 
@@ -60,6 +63,7 @@ export function parseBookings(data: unknown): BoardBooking[] {
       counselorId: text(row.counselorId),
       holdExpiresAt: Number.isNaN(holdMs) ? null : holdMs,
       payment: text(row.payment),
+      refund: refundOfFeed(row.refund),
       updated: text(row.updated),
     });
   }

@@ -9,6 +9,8 @@ import { zonedIso, zonedMoment } from '../../booking/slots';
 import type { Locale } from '../../i18n/locale';
 import { isRecord } from '../../isRecord';
 import { readablePhone } from '../../intake/phone';
+import { RefundState } from '../../booking/RefundState';
+import { refundOfPayment } from '../../booking/refund';
 import type { StaffAppointment } from './read';
 
 /** The zone this browser shows times in. */
@@ -89,9 +91,13 @@ export function AppointmentDetails({
       key: 'payment',
       label: t('appointment.payment'),
       value:
-        appointment.paymentStatus === null
-          ? t('appointment.noPayment')
-          : t(`paymentState.${appointment.paymentStatus}`, { defaultValue: appointment.paymentStatus }),
+        appointment.paymentStatus === null ? (
+          t('appointment.noPayment')
+        ) : refundOfPayment(appointment.document.payment) !== null ? (
+          <RefundState payment={appointment.document.payment} />
+        ) : (
+          t(`paymentState.${appointment.paymentStatus}`, { defaultValue: appointment.paymentStatus })
+        ),
     },
   ];
   const { cancellation } = appointment;
