@@ -111,7 +111,9 @@ async def test_after_a_cancel_the_answers_are_copied_when_asked(base_url: str) -
     async with person(base_url, complete=True) as someone:
         await book(someone, 6)
         cancel = {"appointmentId": someone.appointment_id, "reason": "changed plans"}
-        assert await someone.call("appointment-cancel", cancel) == {"data": {"status": "cancelled"}}
+        assert await someone.call("appointment-cancel", cancel) == {
+            "data": {"status": "cancelled", "refund": None}
+        }
     async with signed_in_again(base_url, someone) as sock:
         assert await pointer(sock, someone.uid) == someone.appointment_id
         old = await document(sock, someone.path)

@@ -136,7 +136,7 @@ async def test_none_for_a_cancelled_appointment_and_its_time_rebooked_gets_its_o
             {"appointmentId": first.appointment_id, "reason": "予定変更"},
             first.token,
         )
-        assert cancelled == (200, {"data": {"status": "cancelled"}})
+        assert cancelled == (200, {"data": {"status": "cancelled", "refund": None}})
     # The same time booked again by someone else: a new appointment, so new reminders.
     async with person(base_url, complete=True) as second:
         held = await second.hold(start.isoformat(), counselor)

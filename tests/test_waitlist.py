@@ -89,7 +89,7 @@ async def frees(base_url: str, slot: dict[str, Any], counselor: str) -> None:
         reply = await holder.call(
             "appointment-cancel", {"appointmentId": holder.appointment_id, "reason": "都合"}
         )
-        assert reply == {"data": {"status": "cancelled"}}, reply
+        assert reply == {"data": {"status": "cancelled", "refund": None}}, reply
 
 
 async def test_join_and_leave_and_their_refusals(base_url: str) -> None:
@@ -269,3 +269,40 @@ async def test_no_offer_outside_the_days_or_for_another_counselor(base_url: str)
         for waiter in (elsewhere, someone_else):
             assert (await waiter.document())["waitlist"]["status"] == "waiting"
         assert status_of(await other.hold(slot["start"], counselor)) == "OK"
+
+
+async def test_a_time_left_by_a_reschedule_goes_to_the_first_in_line(base_url: str) -> None:
+    """A booked person moves to another time: the time they leave is held for the first one
+    waiting, in the move's own transaction (realtime/booking/reschedule.py)."""
+    async with AsyncExitStack() as stack:
+        mover = await stack.enter_async_context(person(base_url, complete=True))
+        waiter = await stack.enter_async_context(person(base_url))
+        slots = later_slots(await free_slots(mover.sock), days=3)
+        slot = slots[0]
+        counselor = slot["counselorIds"][0]
+        apart = datetime.fromisoformat(slot["start"]) + timedelta(hours=4)
+        target = next(s for s in slots if datetime.fromisoformat(s["start"]) >= apart)
+        assert status_of(await mover.hold(slot["start"], counselor)) == "OK"
+        submitted = await mover.call(
+            "appointment-updateStatus",
+            {"appointmentId": mover.appointment_id, "status": "submitted"},
+        )
+        assert submitted == {"data": {"status": "confirmed"}}, submitted
+        await stack.enter_async_context(waiting(waiter, day_of(slot), day_of(slot), counselor))
+        await waiter.document()  # subscribed: the offer is pushed
+
+        moved = await mover.call(
+            "appointment-reschedule",
+            {
+                "appointmentId": mover.appointment_id,
+                "start": target["start"],
+                "counselorId": target["counselorIds"][0],
+            },
+        )
+        assert moved["data"]["moved"] is True, moved
+        offered = await pushed_waitlist(waiter, "offered")
+        assert (offered["offer"]["start"], offered["offer"]["counselorId"]) == (
+            slot["start"],
+            counselor,
+        )
+        assert (await mover.document())["time"] == target["start"][11:16]

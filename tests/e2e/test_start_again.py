@@ -20,7 +20,9 @@ async def test_a_cancelled_person_starts_again_from_their_answers(
     async with person(base, complete=True) as someone:
         old = await someone.document()
         cancel = {"appointmentId": someone.appointment_id, "reason": "changed plans"}
-        assert await someone.call("appointment-cancel", cancel) == {"data": {"status": "cancelled"}}
+        assert await someone.call("appointment-cancel", cancel) == {
+            "data": {"status": "cancelled", "refund": None}
+        }
     account = await sign_in(base, someone.email)
     page = await signed_in(browser, base, account, "en")
     try:
