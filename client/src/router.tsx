@@ -8,7 +8,6 @@ import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObjec
 import { Layout } from './components/Layout';
 import { Loading } from './components/Loading';
 import { RequireAuth } from './auth/RequireAuth';
-import { StartAgainGate } from './booking/StartAgain';
 import { RouteError } from './components/RouteError';
 import { clientRoute, serviceAliases } from './contract';
 import { RequireStaff } from './staff/RequireStaff';
@@ -52,7 +51,7 @@ const bookingSteps: RouteObject[] = [
   { path: clientRoute('/b/pgt-reports'), lazy: screen(() => import('./routes/PgtReports')) },
 ];
 
-/** After the booking (outside the start-again gate: My booking shows an ended appointment and offers the choice). */
+/** After the booking: My booking (an ended appointment there offers to book again) and rescheduling. */
 const afterBooking: RouteObject[] = [
   { path: clientRoute('/b/booking'), lazy: screen(() => import('./routes/MyBooking')) },
   { path: clientRoute('/b/reschedule'), lazy: screen(() => import('./routes/Reschedule')) },
@@ -88,8 +87,7 @@ export const routes: RouteObject[] = [
           {
             path: clientRoute('/b'),
             element: <RequireAuth />,
-            // A person whose latest appointment ended is asked how to start again instead (booking/StartAgain.tsx).
-            children: [{ element: <StartAgainGate />, children: bookingSteps }, ...afterBooking],
+            children: [...bookingSteps, ...afterBooking],
           },
           { path: clientRoute('/staff'), element: <RequireStaff />, children: staffScreens },
           { path: clientRoute('/contact'), lazy: screen(() => import('./routes/Contact')) },

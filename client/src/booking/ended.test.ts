@@ -8,8 +8,8 @@ const held = (data: Record<string, unknown> | null, exists = true): HeldDocument
 describe('starting again after an ended appointment', () => {
   it('knows the end states from the contract, each with its words in both languages', () => {
     expect([...ENDED_STATUSES].sort()).toEqual(['cancelled', 'completed', 'expired', 'no_show']);
-    expect(Object.keys(resources.ja.booking.startAgain.ended).sort()).toEqual([...ENDED_STATUSES].sort());
-    expect(Object.keys(resources.en.booking.startAgain.ended).sort()).toEqual([...ENDED_STATUSES].sort());
+    expect(Object.keys(resources.ja.booking.myBooking.ended).sort()).toEqual([...ENDED_STATUSES].sort());
+    expect(Object.keys(resources.en.booking.myBooking.ended).sort()).toEqual([...ENDED_STATUSES].sort());
   });
 
   it('offers nothing for an open, missing or unloaded appointment', () => {

@@ -13,8 +13,8 @@ const transitions: Readonly<Record<string, readonly string[]>> = contract.appoin
 /** cancelled, completed, no_show, expired. */
 export const ENDED_STATUSES: ReadonlySet<string> = new Set(Object.keys(transitions).filter((status) => transitions[status]?.length === 0));
 
-/** An end state, as the screen's words name them (booking:startAgain.ended; a test keeps both lists equal). */
-export type EndedStatus = keyof (typeof resources)['ja']['booking']['startAgain']['ended'];
+/** An end state, as My booking's words name them (booking:myBooking.ended; a test keeps both lists equal). */
+export type EndedStatus = keyof (typeof resources)['ja']['booking']['myBooking']['ended'];
 
 export function isEnded(status: unknown): status is EndedStatus {
   return typeof status === 'string' && ENDED_STATUSES.has(status);

@@ -4,6 +4,7 @@
  * other field falls back to null. Pure, for the My booking screen and its tests.
  */
 import { isRecord } from '../isRecord';
+import { ENDED_STATUSES } from './ended';
 
 export interface PaymentSummary {
   amount: number;
@@ -36,7 +37,7 @@ export interface AppointmentSummary {
 /** Statuses in which the person may still move or cancel the appointment. */
 export const CHANGEABLE: ReadonlySet<string> = new Set(['pending_payment', 'confirmed']);
 /** Statuses after which a new appointment may be opened (appointment-create). */
-export const ENDED: ReadonlySet<string> = new Set(['cancelled', 'completed', 'no_show', 'expired']);
+export const ENDED: ReadonlySet<string> = ENDED_STATUSES;
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const count = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);

@@ -80,6 +80,7 @@ describe('the intake definition as the client reads it', () => {
 
   it('gives every step a route of the route table, and multi-option types a legend', () => {
     const booking = routes[0]?.children?.[0]?.children?.find((route) => route.path === '/b')?.children ?? [];
+    expect(booking.length).toBeGreaterThan(0);
     const paths = booking.map((route) => route.path ?? '/b');
     for (const step of definition.steps) expect(paths, step.id).toContain(step.route);
     expect([...groupTypes].sort()).toEqual(['checkbox', 'radio', 'repeater', 'scale']);

@@ -9,7 +9,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { EraseAccountSection } from '../account/EraseAccountSection';
 import { AddToCalendar } from '../booking/AddToCalendar';
 import { useCounselorName } from '../booking/BookingSummary';
@@ -19,9 +19,10 @@ import { bookedTime } from '../booking/hold';
 import { MY_BOOKING_ROUTE, reschedulePath } from '../booking/landing';
 import { CHANGEABLE, clockIn, ENDED, shownAppointment, type AppointmentSummary, type PaymentSummary } from '../booking/myAppointments';
 import { OtherAppointments } from '../booking/OtherAppointments';
-import { RefundState } from '../booking/RefundState';
+import { refundOfPayment } from '../booking/refund';
+import { RefundLine } from '../booking/RefundState';
 import { startAgainOffer } from '../booking/ended';
-import { StartAgainChoice } from '../booking/StartAgain';
+import { START_AGAIN_PATH, StartAgainChoice } from '../booking/StartAgain';
 import { useMyAppointments } from '../booking/useMyAppointments';
 import { useServiceNames } from '../booking/useServiceNames';
 import { ErrorText } from '../components/FieldParts';
@@ -33,7 +34,7 @@ import { ReviewAnswers } from '../intake/ReviewAnswers';
 import { useIntake } from '../intake/useIntake';
 import { errorMessageKey } from '../realtime';
 import { useAppStore } from '../store';
-import { selectAppointment, selectAppointmentId, selectLocale } from '../store/selectors';
+import { selectAppointment, selectAppointmentId, selectCurrentStatus, selectLocale } from '../store/selectors';
 import '../booking/booking.css';
 
 /** The payment in one line (amount paid, due, refunded), or null when nothing is charged. */
@@ -111,6 +112,7 @@ export default function MyBooking() {
   const [search, setSearch] = useSearchParams();
   const currentId = useAppStore(selectAppointmentId);
   const current = useAppStore(selectAppointment);
+  const currentStatus = useAppStore(selectCurrentStatus);
   const currentVersion = current?.path === `appointments/${currentId ?? ''}` ? current.version : 0;
   const mine = useMyAppointments(`${currentId ?? ''}:${String(currentVersion)}`);
   const list = mine.status === 'ready' ? mine.list : [];
@@ -136,6 +138,11 @@ export default function MyBooking() {
   }
 
   const requested = search.get('id');
+  if (requested === null && currentStatus === 'draft') {
+    // The person's current appointment is being written (just opened by "book again", or
+    // never submitted): its place is the questionnaire.
+    return <Navigate to={START_AGAIN_PATH} replace />;
+  }
   const shown = shownAppointment(list, requested, currentId);
   const others = list.filter((entry) => entry.id !== shown?.id && entry.status !== 'draft');
   if (shown === null || shown.status === 'draft') {
@@ -160,6 +167,7 @@ export default function MyBooking() {
   const isCurrent = shown.id === currentId;
   const startAgain = isCurrent ? startAgainOffer(current) : null;
   const payment = paymentText(shown.payment);
+  const refund = refundOfPayment(shown.payment);
   const calendarEvent =
     shown.status === 'confirmed' && shown.start !== null && shown.end !== null
       ? { title: serviceName(shown.serviceId) ?? t('booking:checkout.serviceUnnamed'), start: shown.start, end: shown.end, joinUrl: shown.joinUrl }
@@ -191,7 +199,13 @@ export default function MyBooking() {
             <div>
               <dt>{t('booking:myBooking.payment')}</dt>
               <dd>
-                {payment} <RefundState payment={shown.payment} />
+                {payment}
+                {refund !== null && (
+                  <>
+                    {' '}
+                    <RefundLine view={refund} />
+                  </>
+                )}
                 {shown.payment?.receiptUrl && (
                   <>
                     {' '}
