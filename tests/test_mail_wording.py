@@ -190,6 +190,9 @@ def person_mails(locale: str, zone: str | None) -> dict[str, Rendered]:
         "booking_expired": render(
             "booking_expired", locale, facts=facts, booking_url=f"{PUBLIC_URL}/b/booking?id=a-1"
         ),
+        "waitlist_offer": render(
+            "waitlist_offer", locale, facts=open_facts, until="x", link=f"{PUBLIC_URL}/b/review"
+        ),
         "booking_reminder": render(
             "booking_reminder",
             locale,
@@ -228,7 +231,7 @@ def test_every_subject_has_the_brand_prefix_once() -> None:
             "reason": "",
         },
         "payment_refunded": {"signature": signature_of(CLINIC, "ja")},
-        "payment_refunded_clinic": {"appointment_id": "a-1", "reason": "x"},
+        "payment_refunded_clinic": {"appointment_id": "a-1", "reason": "x", "amount": ""},
     }
     names = {p.name.split(".")[0] for p in TEMPLATES.glob("*/*.subject.txt")}
     assert names == set(contexts) | set(person_mails("ja", None)), names

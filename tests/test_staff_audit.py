@@ -279,7 +279,7 @@ async def test_staff_cancel_frees_the_time_mails_in_japanese_and_keeps_the_perso
     assert who.json()["data"]["uid"] == someone.uid
     mails = await outbox(base_url, someone.email)
     told = [m for m in mails if "キャンセル" in m["subject"]]
-    assert told and "クリニックの判断により" in told[0]["text"]
+    assert told and "クリニックにてキャンセルさせていただきました" in told[0]["text"]
     assert "担当者の急病のため" in told[0]["text"] and "返金" not in told[0]["text"]
     entries = await entries_of(base_url, staff.token, someone.appointment_id)
     assert entries[0]["action"] == "appointment.cancel"

@@ -33,7 +33,8 @@ from zoneinfo import ZoneInfo
 from realtime.booking.access import own_appointment
 from realtime.booking.holding import pregnancy_days
 from realtime.booking.holds import SlotTaken, place_hold
-from realtime.booking.notify import mail_locale
+from realtime.booking.mail_facts import booking_facts
+from realtime.booking.notify import Booking, mail_locale
 from realtime.booking.publish import ClaimChange
 from realtime.changes import Change, Claims, changing
 from realtime.days import parse_day
@@ -42,7 +43,7 @@ from realtime.identity import Identity
 from realtime.mail.links import review_url
 from realtime.mail.outbox import Queued
 from realtime.mail.render import render
-from realtime.mail.when import format_when
+from realtime.mail.when import format_moment
 from realtime.paths import appointment_path
 from realtime.state import AppState
 from storage.db import AsyncSession
@@ -337,13 +338,14 @@ async def _offer_mail(
     locale = mail_locale(row)
     link = review_url(state.settings.public_url)
     zone = row.person_timezone
+    facts = booking_facts(
+        Booking(row, clinic, service, claim), locale, state.mailer.public_url, None
+    )
     mail = render(
         "waitlist_offer",
         locale,
-        when=format_when(claim.start, clinic.timezone, locale, zone),
-        until=format_when(claim.expires_at or claim.start, clinic.timezone, locale, zone),
-        clinic=clinic.name.get(locale, clinic.id),
-        service=service.name.get(locale, service.id),
+        facts=facts,
+        until=format_moment(claim.expires_at or claim.start, clinic.timezone, locale, zone),
         link=link,
     )
     return await state.mailer.queue(session, to=user.email, mail=mail, links=[link])

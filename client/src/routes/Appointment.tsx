@@ -10,7 +10,7 @@
  * and offers the nearest free times. For prenatal services, only days inside the pregnancy
  * window (service `gestationWeeks`, intake `currentPregnancy.edd`) can be chosen.
  *
- * When no time suits, the person may join the waitlist below the calendar (booking/WaitlistPanel);
+ * When no time suits, the person may join the waitlist below the hold button (booking/WaitlistPanel);
  * a freed time held for them arrives live and is announced at the top, with the way on to the
  * review.
  */
@@ -426,17 +426,6 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
               )
             )}
             {firstRead.status === 'failed' && <ErrorText>{t('booking:calendar.readFailed')}</ErrorText>}
-            <WaitlistPanel
-              appointmentId={appointmentId}
-              waitlist={waitlist}
-              today={today}
-              lastDay={addDays(today, horizonDays)}
-              chosenDate={date}
-              counselors={counselors}
-              nameOf={nameOf}
-              locale={locale}
-              prominent={noneAtAll || noneThisMonth}
-            />
             {dateError !== null && <ErrorText>{dateError}</ErrorText>}
           </section>
 
@@ -527,6 +516,18 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
         <p id="booking-hold-hint" className="hint">
           {t('booking:choose.holdHint')}
         </p>
+        {/* After the hold: the calendar, the times and the hold keep their keyboard order. */}
+        <WaitlistPanel
+          appointmentId={appointmentId}
+          waitlist={waitlist}
+          today={today}
+          lastDay={addDays(today, horizonDays)}
+          chosenDate={date}
+          counselors={counselors}
+          nameOf={nameOf}
+          locale={locale}
+          prominent={noneAtAll || noneThisMonth}
+        />
       </form>
     </>
   );
