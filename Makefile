@@ -26,8 +26,11 @@ lint:
 test-client:
 	npm run --silent test
 
+# Two workers, each taking whole files (their session servers and module fixtures stay whole):
+# the suites mostly wait on server processes and the browser, so two halve the time on the
+# 2-core CI machine (docs/architecture.md, "Tests").
 test-python:  ## server suites on SQLite and PostgreSQL+Redis, multi-node, and the browser
-	$(PY) -m pytest -q -p no:cacheprovider --durations=25
+	$(PY) -m pytest -q -p no:cacheprovider -n 2 --dist loadfile --durations=25
 
 bench: setup services  ## fan-out latency and memory against the bare python-socketio floor
 	$(PY) -m infra.bench.fanout --json var/bench/fanout.json
