@@ -312,3 +312,30 @@ async def test_a_real_payment_for_a_draft_never_submitted_is_refunded_and_the_cl
     assert (await stripe.control("GET", f"/sessions/{session}"))["refunds"]
     told = await outbox(server.url, "contact@demo-clinic.example")
     assert any(holding.appointment_id in m["subject"] for m in told)
+
+
+async def test_a_paid_booking_keeps_its_receipt_address(server: ServerProcess) -> None:
+    """Once the payment lands, its receipt's address (the charge's `receipt_url`) is kept on
+    the payment, shown by My booking, and opens the provider's receipt page."""
+    async with person(server.url, "prenatal", complete=True) as someone:
+        await hold_first_free(someone, 5)
+        submitted = await someone.call(
+            "appointment-updateStatus",
+            {"appointmentId": someone.appointment_id, "status": "submitted"},
+        )
+        assert submitted == {"data": {"status": "pending_payment"}}, submitted
+        session = await checkout(someone)
+        await provider(server).control("POST", f"/sessions/{session['sessionId']}/pay?wait=1")
+        await settled(someone, "paid")
+        url = None
+        for _ in range(100):
+            mine = await someone.call("appointments-mine", {})
+            url = mine["data"]["appointments"][0]["payment"].get("receiptUrl")
+            if url:
+                break
+            await asyncio.sleep(0.1)
+        assert url and url.startswith(provider(server).url + "/receipts/ch_"), url
+        assert (await someone.document())["payment"]["receiptUrl"] == url
+    async with httpx.AsyncClient() as http:
+        page = await http.get(url)
+    assert page.status_code == 200 and "16,500" in page.text

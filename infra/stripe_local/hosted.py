@@ -19,6 +19,9 @@ from infra.stripe_local.service import DEFAULT_CARD, StripeLocal
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "title": "Checkout",
+        "receipt": "Receipt",
+        "paid": "Amount paid",
+        "refunded_amount": "Refunded",
         "test_mode": "Test mode: no real payment is made.",
         "total": "Total",
         "quantity": "Qty",
@@ -44,6 +47,9 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "ja": {
         "title": "お支払い",
+        "receipt": "領収書",
+        "paid": "お支払い額",
+        "refunded_amount": "返金額",
         "test_mode": "テストモード：実際の支払いは行われません。",
         "total": "合計",
         "quantity": "数量",
@@ -280,8 +286,31 @@ async def cancel(request: Request) -> Response:
     return RedirectResponse(session.page_path(), 303)
 
 
+async def receipt(request: Request) -> Response:
+    """A charge's receipt (Stripe's `receipt_url`): what was paid, for what, and any refund."""
+    service = service_of(request)
+    pi_id = service.charges.get(str(request.path_params["id"]))
+    pi = service.payment_intents.get(pi_id) if pi_id else None
+    session = service.sessions.get(pi.session_id) if pi else None
+    lang = language(session, request)
+    t = TEXTS[lang]
+    if pi is None:
+        return message_page(lang, None, "not_found", None, 404)
+    rows = [(t["paid"], format_amount(pi.amount, pi.currency))]
+    if pi.amount_refunded:
+        rows.append((t["refunded_amount"], format_amount(pi.amount_refunded, pi.currency)))
+    table = "".join(f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows)
+    title = session.product_name if session else t["receipt"]
+    body = (
+        f"<h1>{escape(t['receipt'])}</h1>\n<p>{escape(title)}</p>\n"
+        f"<table>{table}</table>\n<p>{escape(pi.charge_id)}</p>"
+    )
+    return page(lang, t["receipt"], body)
+
+
 def routes() -> list[BaseRoute]:
     return [
+        Route("/receipts/{id}", receipt, methods=["GET"]),
         Route("/checkout/{id}", show, methods=["GET"]),
         Route("/checkout/{id}/pay", pay, methods=["POST"]),
         Route("/checkout/{id}/cancel", cancel, methods=["POST"]),

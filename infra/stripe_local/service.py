@@ -166,7 +166,10 @@ class StripeLocal:
         return body
 
     def charge_json(self, pi: PaymentIntent) -> JSON:
-        return pi.charge_json([self.refunds[r].to_json() for r in pi.refund_ids])
+        body = pi.charge_json([self.refunds[r].to_json() for r in pi.refund_ids])
+        # As on Stripe: a page the payer may open and print (hosted.py `receipt`).
+        body["receipt_url"] = f"{self.base_url()}/receipts/{pi.charge_id}"
+        return body
 
     # ----- checkout sessions -----
 

@@ -71,8 +71,40 @@ async def apply_checkout(
             change.feed(row.clinic_id)
             if owed is not None:
                 change.then(partial(refund, state, row.id, owed.payment_intent, owed.reason))
+            intent = (row.payment or {}).get("paymentIntent")
+            if kind == "paid" and (row.payment or {}).get("status") == "paid" and intent:
+                change.then(partial(store_receipt, state, row.id, str(intent)))
     except Conflict:
         log.info("payment event %s was applied already", event_id)
+
+
+async def store_receipt(state: AppState, appointment_id: str, payment_intent: str) -> None:
+    """Best effort, after a payment landed: its receipt's address from the provider, kept on
+    the payment for My booking (`receiptUrl`). A failure leaves the page without the link."""
+    if (await _payment_of(state, appointment_id)).get("receiptUrl"):
+        return
+    try:
+        url = await state.payments.receipt_url(payment_intent)
+    except stripe.StripeError as exc:
+        log.info("receipt of %s not read: %s", appointment_id, exc)
+        return
+    if url is None:
+        return
+    path = appointment_path(appointment_id)
+    async with changing(state, path) as change, state.db.write() as session:
+        row = await get_appointment(session, appointment_id=appointment_id, for_update=True)
+        payment = (row.payment if row is not None else None) or {}
+        if row is None or payment.get("paymentIntent") != payment_intent:
+            return
+        row.payment = {**payment, "receiptUrl": url}
+        mark_changed(row, utcnow())
+        change.row(path, row)
+
+
+async def _payment_of(state: AppState, appointment_id: str) -> dict[str, Any]:
+    async with state.db.read() as session:
+        row = await get_appointment(session, appointment_id=appointment_id)
+    return (row.payment if row is not None else None) or {}
 
 
 async def refund(

@@ -2,6 +2,7 @@
 
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import stripe
 
@@ -93,3 +94,15 @@ class PaymentProvider:
             {"idempotency_key": f"refund-{payment_intent}"},
         )
         return str(refund.id), int(refund.amount)
+
+    async def receipt_url(self, payment_intent: str) -> str | None:
+        """The address of the payment's receipt (its charge's `receipt_url`), None if none."""
+        intent = await self.client.v1.payment_intents.retrieve_async(
+            payment_intent, {"expand": ["latest_charge"]}
+        )
+        charge = intent.latest_charge
+        url = None if charge is None or isinstance(charge, str) else charge.receipt_url
+        # Shown as a link on My booking: a web address only, never another scheme.
+        if not isinstance(url, str) or urlsplit(url).scheme not in ("https", "http"):
+            return None
+        return url
