@@ -15,7 +15,6 @@ import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
-from functools import partial
 from typing import Any
 
 import socketio
@@ -208,6 +207,9 @@ class Publisher:
         self.locks = DocumentLocks()
         self.latest: LatestVersions = sio.manager.latest  # shared with the manager
         self._tasks: set[asyncio.Task[None]] = set()
+        # Sessions a call of their own is ending once its reply is sent: the session sweep
+        # leaves their sockets alone until then (realtime/session_sweep.py).
+        self._ending: set[int] = set()
 
     def ordered(self, path: str) -> Any:
         """Hold while committing a change to `path` and pushing it (see module doc)."""
@@ -240,8 +242,21 @@ class Publisher:
         must reach the caller before the socket closes. python-socketio sends the ack at
         the end of the task that runs the handler, so the close waits for that task (a
         fixed delay lost the reply on a loaded machine); engine.io queues the close packet
-        behind the ack."""
-        self.after_reply(partial(self.end_session, session_id))
+        behind the ack. Until then the session sweep must not close the socket either (it
+        would drop the ack still queued): `ending_after_reply` names these sessions."""
+        self._ending.add(session_id)
+
+        async def end() -> None:
+            try:
+                await self.end_session(session_id)
+            finally:
+                self._ending.discard(session_id)
+
+        self.after_reply(end)
+
+    def ending_after_reply(self) -> frozenset[int]:
+        """The sessions `end_session_after_reply` is about to end on this node."""
+        return frozenset(self._ending)
 
     def after_reply(self, work: Callable[[], Awaitable[object]]) -> None:
         """Run `work` once the task of the call running now has ended (its reply sent), or
