@@ -3,6 +3,7 @@
  * language), the link to join the video session, a return-home countdown, and "Cancel
  * appointment" (the cancel modal). An appointment that is not confirmed says where to go.
  */
+import { JoinLink } from '../booking/JoinLink';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -60,18 +61,7 @@ export default function Confirmed() {
             <section className="card booking-confirmed" aria-labelledby="booking-confirmed-heading">
               <h2 id="booking-confirmed-heading">{t('booking:confirmed.heading')}</h2>
               {booked && <BookingSummary booked={booked} locale={locale} emailLocale={document.locale ?? null} />}
-              {joinUrl !== null ? (
-                <>
-                  <p>
-                    <a className="booking-join" href={joinUrl}>
-                      {t('booking:confirmed.join')}
-                    </a>
-                  </p>
-                  <p className="hint">{t('booking:confirmed.joinHint')}</p>
-                </>
-              ) : (
-                <p className="hint">{t('booking:confirmed.joinLater')}</p>
-              )}
+              <JoinLink joinUrl={joinUrl} />
             </section>
             <div className="actions booking-confirmed-actions">
               <button

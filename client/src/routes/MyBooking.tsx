@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { EraseAccountSection } from '../account/EraseAccountSection';
 import { AddToCalendar } from '../booking/AddToCalendar';
+import { JoinLink } from '../booking/JoinLink';
 import { useCounselorName } from '../booking/BookingSummary';
 import { CancelDialog } from '../booking/CancelDialog';
 import { browserZone, formatPrice, whenOf } from '../booking/format';
@@ -218,19 +219,7 @@ export default function MyBooking() {
             </div>
           )}
         </dl>
-        {shown.status === 'confirmed' &&
-          (shown.joinUrl !== null ? (
-            <>
-              <p>
-                <a className="booking-join" href={shown.joinUrl}>
-                  {t('booking:confirmed.join')}
-                </a>
-              </p>
-              <p className="hint">{t('booking:confirmed.joinHint')}</p>
-            </>
-          ) : (
-            <p className="hint">{t('booking:confirmed.joinLater')}</p>
-          ))}
+        {shown.status === 'confirmed' && <JoinLink joinUrl={shown.joinUrl} />}
         {shown.status === 'pending_payment' && isCurrent && (
           <p className="notice" role="status">
             {t('booking:myBooking.pendingPayment')} <Link to="/b/checkout">{t('booking:locked.toCheckout')}</Link>
