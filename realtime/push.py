@@ -12,7 +12,7 @@ newer one already contains whatever the dropped one said.
 
 import asyncio
 import logging
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -207,9 +207,9 @@ class Publisher:
         self.locks = DocumentLocks()
         self.latest: LatestVersions = sio.manager.latest  # shared with the manager
         self._tasks: set[asyncio.Task[None]] = set()
-        # Sessions a call of their own is ending once its reply is sent: the session sweep
-        # leaves their sockets alone until then (realtime/session_sweep.py).
-        self._ending: set[int] = set()
+        # Sessions with a socket call running, and how many: the session sweep leaves their
+        # sockets alone until each call's reply is sent (`answering`).
+        self._answering: Counter[int] = Counter()
 
     def ordered(self, path: str) -> Any:
         """Hold while committing a change to `path` and pushing it (see module doc)."""
@@ -237,26 +237,35 @@ class Publisher:
             return
         await self.sio.emit(SNAPSHOT_EVENT, snapshot, room=snapshot["path"])
 
+    def answering(self, session_id: int) -> None:
+        """A socket call of `session_id` runs in the current task; python-socketio sends
+        its reply (the ack) when that task ends. Until then the session sweep must not
+        close the session's sockets, or the reply queued after the close is dropped: a
+        call that ends its own session (a cancel, an erasure) revokes it in its
+        transaction, and the sweep would find it ended while the call still publishes."""
+        task = asyncio.current_task()
+        if task is None:
+            return
+        self._answering[session_id] += 1
+
+        def answered(_: object) -> None:
+            self._answering[session_id] -= 1
+            if self._answering[session_id] <= 0:
+                del self._answering[session_id]
+
+        task.add_done_callback(answered)
+
+    def answering_sessions(self) -> frozenset[int]:
+        """The sessions with a socket call of theirs still unanswered on this node."""
+        return frozenset(self._answering)
+
     def end_session_after_reply(self, session_id: int) -> None:
         """End a session from inside a call of that very session: its own reply (the ack)
         must reach the caller before the socket closes. python-socketio sends the ack at
         the end of the task that runs the handler, so the close waits for that task (a
         fixed delay lost the reply on a loaded machine); engine.io queues the close packet
-        behind the ack. Until then the session sweep must not close the socket either (it
-        would drop the ack still queued): `ending_after_reply` names these sessions."""
-        self._ending.add(session_id)
-
-        async def end() -> None:
-            try:
-                await self.end_session(session_id)
-            finally:
-                self._ending.discard(session_id)
-
-        self.after_reply(end)
-
-    def ending_after_reply(self) -> frozenset[int]:
-        """The sessions `end_session_after_reply` is about to end on this node."""
-        return frozenset(self._ending)
+        behind the ack."""
+        self.after_reply(lambda: self.end_session(session_id))
 
     def after_reply(self, work: Callable[[], Awaitable[object]]) -> None:
         """Run `work` once the task of the call running now has ended (its reply sent), or

@@ -31,10 +31,10 @@ async def sweep_local_sessions(state: AppState, now: datetime) -> int:
         batch = local[start : start + BATCH]
         async with state.db.read() as session:
             live |= await live_sessions(session, session_ids=batch, active_since=active_since)
-    # A session ended by a call of its own is closed once that call's reply is sent
-    # (push.py `end_session_after_reply`): closing it here first would drop the reply.
-    pending = state.publisher.ending_after_reply()
-    ended = [session_id for session_id in local if session_id not in live | pending]
+    # A session with a call still running waits for the next sweep: a call that ended its
+    # own session closes it once its reply is sent (push.py `answering`).
+    spared = live | state.publisher.answering_sessions()
+    ended = [session_id for session_id in local if session_id not in spared]
     for session_id in ended:
         await state.publisher.end_local_session(session_id)
     return len(ended)

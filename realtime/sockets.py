@@ -154,6 +154,7 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
 
     @on("call", events.Call)
     async def call(peer: Peer, event: events.Call, sid: str) -> dict[str, Any]:
+        state.publisher.answering(peer.who.session_id)
         context = CallContext(state, peer.who, client_ip=peer.address)
         return {"data": await dispatch(context, event.name, event.data)}
 

@@ -2,13 +2,16 @@
 
 import asyncio
 from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest_asyncio
 import socketio
 
+from tests.support.booking import Person, free_slots, person
 from tests.support.clients import Socket, connect, sign_in
 from tests.support.databases import create_postgres_database, drop_postgres_database
 from tests.support.redis_server import PrivateRedis
@@ -89,3 +92,50 @@ async def test_an_idle_session_ends_on_every_node_while_redis_is_down(
         await closed(on_b)
     redis.start()
     assert await refused(b.url, person.token)
+
+
+@pytest_asyncio.fixture
+async def sweeping_often(tmp_path: Path) -> AsyncIterator[ServerProcess]:
+    """A server whose sweep runs every 10 ms: any moment a sweep could fall in, one does."""
+    server = ServerProcess(
+        env={
+            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'sweep.db'}",
+            "SESSION_SWEEP_SECONDS": "0.01",
+        },
+        log_path=tmp_path / "sweep.log",
+    )
+    await asyncio.to_thread(server.start)
+    yield server
+    server.stop()
+
+
+async def test_a_call_that_ends_its_own_session_is_answered_before_the_sweep_closes_it(
+    sweeping_often: ServerProcess,
+) -> None:
+    """A cancel revokes its caller's session in its transaction; the sweep then finds that
+    session ended while the call is still publishing the change. Its reply must still
+    arrive (seen lost in CI: the cancel timed out)."""
+    base_url = sweeping_often.url
+    people = 24
+    async with AsyncExitStack() as stack:
+        everyone = [await stack.enter_async_context(person(base_url)) for _ in range(people)]
+        # Each holds the next time nobody holds yet (times overlap, with their buffers).
+        times = iter(
+            (slot["start"], counselor)
+            for slot in await free_slots(everyone[0].sock)
+            for counselor in slot["counselorIds"]
+        )
+        for someone in everyone:
+            while "data" not in await someone.hold(*next(times)):
+                pass
+
+        async def cancel(someone: Person) -> dict[str, Any]:
+            return await someone.call(
+                "appointment-cancel", {"appointmentId": someone.appointment_id, "reason": "x"}
+            )
+
+        replies = await asyncio.gather(
+            *(cancel(someone) for someone in everyone), return_exceptions=True
+        )
+    answered = [r for r in replies if isinstance(r, dict) and r.get("data")]
+    assert len(answered) == people, [r for r in replies if r not in answered]
