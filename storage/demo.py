@@ -23,6 +23,7 @@ from storage.models import (
     Counselor,
     CounselorException,
     CounselorHours,
+    ProviderCode,
     Service,
     StaffMember,
 )
@@ -32,6 +33,9 @@ DEMO_CLINIC_ID = "demo-clinic"
 DEMO_STAFF_EMAIL = "staff@demo-clinic.example"
 DEMO_COUNSELOR_EMAIL = "sato@demo-clinic.example"
 DEMO_COUNSELOR_ID = "c-sato"
+# The demo clinic's referring institution and its provider code (docs/protocol.md).
+DEMO_PROVIDER_CODE = "DEMO"
+DEMO_INSTITUTION = "デモ産婦人科クリニック"
 # Printed in the docs and known to everyone: development and test databases only.
 DEMO_TOTP_SECRET = "JBSWY3DPEHPK3PXP"
 CONSENT_VERSION = "2026-11"
@@ -150,6 +154,14 @@ async def load_demo_data(
             )
     for cid, day in _days_off(today):
         session.add(CounselorException(counselor_id=cid, day=day, kind="off"))
+    session.add(
+        ProviderCode(
+            clinic_id=DEMO_CLINIC_ID,
+            code=DEMO_PROVIDER_CODE,
+            name=DEMO_INSTITUTION,
+            updated=utcnow(),
+        )
+    )
     enrolled = utcnow() if enrol_demo_staff else None
     secret = DEMO_TOTP_SECRET if enrol_demo_staff else None
     for email, role, counselor_id in (

@@ -50,6 +50,8 @@ class Clinic(SQLModel, table=True):
     )
     # A submitted intake is kept this many days after its appointment, then purged.
     retention_days: int = DEFAULT_RETENTION_DAYS
+    # Raised by every change of the clinic's holidays (`ClinicHoliday`), like a schedule's.
+    holidays_version: int = 1
 
 
 class Service(SQLModel, table=True):
@@ -73,6 +75,10 @@ class Service(SQLModel, table=True):
     # full; later, this share (percent, 0..100) of the amount paid.
     free_cancel_hours: int = DEFAULT_FREE_CANCEL_HOURS
     late_refund_percent: int = DEFAULT_LATE_REFUND_PERCENT
+    # Inactive: no new booking (the appointments made stay as they are).
+    active: bool = True
+    # Raised by every `service-update`: an edit against an older version is refused.
+    version: int = 1
 
 
 class ClinicService(SQLModel, table=True):
@@ -90,6 +96,9 @@ class Counselor(SQLModel, table=True):
     name: dict[str, str] = _json()
     email: str = Field(max_length=320)
     languages: list[str] = _json()
+    # Raised by every change of the counselor's hours, exceptions or languages: an edit made
+    # against an older version is refused (no lost update; docs/protocol.md, "Schedules").
+    schedule_version: int = 1
 
 
 class CounselorHours(SQLModel, table=True):
@@ -133,6 +142,11 @@ class StaffMember(SQLModel, table=True):
     totp_secret: str | None = Field(default=None, max_length=64)
     totp_confirmed_at: datetime | None = _ts(nullable=True)
     totp_last_step: int | None = None
+    # Invited by a clinic_admin (uid, when); removed: no access any more, the row kept so
+    # the audit log's names stay readable and an invitation may bring the person back.
+    invited_by: str | None = Field(default=None, max_length=64)
+    invited_at: datetime | None = _ts(nullable=True)
+    removed_at: datetime | None = _ts(nullable=True)
 
 
 class StaffRecoveryCode(SQLModel, table=True):
@@ -381,6 +395,9 @@ class StoredFile(SQLModel, table=True):
     content_language: str | None = Field(default=None, max_length=8)
     content_type: str = Field(max_length=100)
     custom_metadata: dict[str, str] | None = _json(nullable=True)
+    # Who uploaded the current file (a staff uid); retired: no longer served nor listed.
+    uploaded_by: str | None = Field(default=None, max_length=64)
+    retired_at: datetime | None = _ts(nullable=True)
 
 
 class ProcessedPaymentEvent(SQLModel, table=True):
@@ -481,3 +498,26 @@ class WaitlistEntry(SQLModel, table=True):
     offer_start: datetime | None = _ts(nullable=True)
     offer_counselor_id: str | None = Field(default=None, max_length=64)
     offer_until: datetime | None = _ts(nullable=True)
+
+
+class ClinicHoliday(SQLModel, table=True):
+    """A day the whole clinic is closed: no counselor's hours count on it."""
+
+    __tablename__ = "clinic_holidays"
+
+    clinic_id: str = Field(foreign_key="clinics.id", primary_key=True, max_length=64)
+    day: date = Field(primary_key=True)
+    name: str = Field(max_length=200)
+
+
+class ProviderCode(SQLModel, table=True):
+    """A referring institution of a clinic and its 4-character code, which the
+    questionnaire's first step checks (case-sensitive; an inactive code is refused)."""
+
+    __tablename__ = "provider_codes"
+
+    clinic_id: str = Field(foreign_key="clinics.id", primary_key=True, max_length=64)
+    code: str = Field(primary_key=True, max_length=4)
+    name: str = Field(max_length=200)
+    active: bool = True
+    updated: datetime = _ts()
