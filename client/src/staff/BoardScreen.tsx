@@ -351,11 +351,6 @@ export default function BoardScreen() {
   const counselorId = staffRole(user?.role) === 'counselor' ? (user?.counselorId ?? null) : null;
   return (
     <Screen title={t('board.title')} lead={t('board.lead')}>
-      {staffRole(user?.role) === 'clinic_admin' && (
-        <p className="staff-header-links">
-          <Link to="/staff/audit">{t('board.toAudit')}</Link>
-        </p>
-      )}
       {clinicId === null ? <ErrorText>{t('board.noClinic')}</ErrorText> : <Board key={clinicId} clinicId={clinicId} counselorId={counselorId} />}
       <CalendarFeed />
     </Screen>

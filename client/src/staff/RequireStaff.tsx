@@ -6,6 +6,7 @@ import { Loading } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
 import { useAppStore } from '../store';
 import { selectAuthReady, selectAuthUser } from '../store/selectors';
+import { StaffNav } from './StaffNav';
 
 /** What a signed-in client sees under /staff: a plain page, and the way back to their booking. */
 export function NotForClients() {
@@ -38,5 +39,11 @@ export function RequireStaff() {
   if (secondFactorOf(user) !== 'ok' && location.pathname !== SECOND_FACTOR_PATH) {
     return <Navigate to={SECOND_FACTOR_PATH} replace state={{ from: intended }} />;
   }
-  return <Outlet />;
+  if (location.pathname === SECOND_FACTOR_PATH) return <Outlet />;
+  return (
+    <>
+      <StaffNav />
+      <Outlet />
+    </>
+  );
 }
