@@ -28,6 +28,16 @@ MAIL_RESEND = "mail.resend"
 AUDIT_READ = "audit.read"
 # A counselor's calendar feed key made or replaced (realtime/functions/staff_calendar.py).
 CALENDAR_FEED_ROTATE = "calendarFeed.rotate"
+# Clinic administration (docs/protocol.md, "Clinic administration"): each change's detail
+# says what changed.
+SCHEDULE_UPDATE = "schedule.update"
+HOLIDAYS_UPDATE = "holidays.update"
+SERVICE_UPDATE = "service.update"
+PROVIDER_CODE_UPDATE = "providerCode.update"
+DOCUMENT_UPLOAD = "document.upload"
+DOCUMENT_RETIRE = "document.retire"
+STAFF_INVITE = "staff.invite"
+STAFF_UPDATE = "staff.update"
 
 
 async def record(

@@ -11,7 +11,7 @@ import { CLINICS_PREFIX } from './liveClinic';
 export const auditPath = (clinicId: string) => `${CLINICS_PREFIX}${clinicId}/audit`;
 
 /** The actions the server records (realtime/audit.py), in the order the filter offers them. */
-export const AUDIT_ACTIONS = ['intake.read', 'intake.export', 'appointment.status', 'appointment.cancel', 'appointment.reschedule', 'mail.resend', 'calendarFeed.rotate', 'audit.read'] as const;
+export const AUDIT_ACTIONS = ['intake.read', 'intake.export', 'appointment.status', 'appointment.cancel', 'appointment.reschedule', 'mail.resend', 'calendarFeed.rotate', 'audit.read', 'schedule.update', 'holidays.update', 'service.update', 'providerCode.update', 'document.upload', 'document.retire', 'staff.invite', 'staff.update'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export function isAuditAction(value: unknown): value is AuditAction {
