@@ -318,6 +318,15 @@ class SlotClaim(SQLModel, table=True):
         Index("ix_slot_claims_counselor_active_time", "counselor_id", "active", "start"),
         # An appointment's recent claims: the hold time cap (realtime/booking/holds.py).
         Index("ix_slot_claims_appointment_created", "appointment_id", "created"),
+        # A clinic's bookings in a time range: the reminders due (storage/repo_reminders.py).
+        Index(
+            "ix_slot_claims_clinic_kind_start",
+            "clinic_id",
+            "kind",
+            "start",
+            sqlite_where=text("active"),
+            postgresql_where=text("active"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -1,5 +1,5 @@
 """clinic administration: schedule versions, clinic holidays, service versions, provider
-codes, document retirement, staff invitations and removal
+codes, document retirement, staff invitations and removal; an index for the reminders job
 
 Revision ID: 0013
 Revises: 0012
@@ -48,6 +48,14 @@ def upgrade() -> None:
     for table, added in columns.items():
         for column in added:
             op.add_column(table, column)
+    # The reminders job reads a clinic's active bookings in a time range.
+    op.create_index(
+        "ix_slot_claims_clinic_kind_start",
+        "slot_claims",
+        ["clinic_id", "kind", "start"],
+        sqlite_where=sa.text("active"),
+        postgresql_where=sa.text("active"),
+    )
     op.create_table(
         "clinic_holidays",
         sa.Column("clinic_id", sqlmodel.AutoString(length=64), nullable=False),
@@ -85,6 +93,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("provider_codes")
     op.drop_table("clinic_holidays")
+    op.drop_index("ix_slot_claims_clinic_kind_start", table_name="slot_claims")
     with op.batch_alter_table("stored_files") as batch:
         batch.drop_column("retired_at")
         batch.drop_column("uploaded_by")
