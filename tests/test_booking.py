@@ -289,7 +289,7 @@ async def test_confirmation_with_join_link_mails_and_feed(base_url: str) -> None
     assert appointment["joinUrl"] in client_mail["text"]
     local = datetime.fromisoformat(slot["start"])
     tokyo = local.astimezone(ZoneInfo("Asia/Tokyo"))
-    assert f"{tokyo:%H:%M}–" in client_mail["text"] and "Japan Time" in client_mail["text"]
+    assert f"{tokyo:%H:%M}–" in client_mail["text"] and "Japan Standard Time" in client_mail["text"]
     assert "Asia/Tokyo" not in client_mail["text"]
     counselor_mail = (await outbox(base_url, f"{counselor}@demo-clinic.example"))[0]
     assert someone.appointment_id in counselor_mail["text"]
@@ -336,11 +336,11 @@ async def test_a_person_abroad_reads_their_own_time_beside_the_clinics_in_mails(
     clinic_day = f"{tokyo:%A}, {tokyo:%B} {tokyo.day}, {tokyo.year}, {tokyo:%H:%M}–"
     own_day = f"{la:%A}, {la:%B} {la.day}, {la.year}, {(la.hour % 12) or 12}:{la:%M}"
     assert f"When: {clinic_day}" in mail
-    assert f" Japan Time / your time: {own_day}" in mail and " Pacific Time\n" in mail
+    assert f" Japan Standard Time / your time: {own_day}" in mail and " Pacific Time\n" in mail
     assert "Asia/Tokyo" not in mail and "America/Los_Angeles" not in mail
     counselor_mail = (await outbox(base_url, f"{counselor}@demo-clinic.example"))[-1]["text"]
     # This counselor reads Japanese: the clinic's time alone.
-    assert "（日本時間）" in counselor_mail
+    assert "（日本標準時）" in counselor_mail
     assert "米国太平洋時間" not in counselor_mail and "Pacific Time" not in counselor_mail
 
 

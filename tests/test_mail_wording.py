@@ -263,14 +263,15 @@ def test_every_booking_mail_to_the_person_has_the_facts(locale: str, zone: str |
         text = mail.text
         if locale == "ja":
             assert "サービス：出生前カウンセリング" in text, name
-            assert "日時：2026年12月10日（木）10:00～11:00（日本時間）" in text, name
+            assert "日時：2026年12月10日（木）10:00～11:00（日本標準時）" in text, name
             assert (
                 "／現地時間：2026年12月9日（水）17:00～18:00（米国太平洋時間）" in text
             ) == abroad
             assert "担当カウンセラー：佐藤" in text and "お支払い額：￥16,500" in text, name
         else:
             assert "Service: Prenatal counseling" in text, name
-            assert "When: Thursday, December 10, 2026, 10:00–11:00 Japan Time" in text, name
+            when = "When: Thursday, December 10, 2026, 10:00–11:00 Japan Standard Time"
+            assert when in text, name
             own = " / your time: Wednesday, December 9, 2026, 5:00–6:00 PM Pacific Time"
             assert (own in text) == abroad, name
             assert "Counselor: Sato" in text and "Amount paid: ¥16,500" in text, name
@@ -285,7 +286,7 @@ def test_every_booking_mail_to_the_person_has_the_facts(locale: str, zone: str |
         assert PUBLIC_URL + link.replace("&", "&amp;") in confirmed.html
     if locale == "ja":
         deadline = (
-            "12月7日（月）17:00（米国太平洋時間）" if abroad else "12月8日（火）10:00（日本時間）"
+            "12月7日（月）17:00（米国太平洋時間）" if abroad else "12月8日（火）10:00（日本標準時）"
         )
         assert (
             f"開始48時間前の{deadline}までのキャンセルは、全額を返金いたします。" in confirmed.text
@@ -295,7 +296,7 @@ def test_every_booking_mail_to_the_person_has_the_facts(locale: str, zone: str |
         deadline = (
             "Monday, December 7, 5:00 PM Pacific Time"
             if abroad
-            else "Tuesday, December 8, 10:00 Japan Time"
+            else "Tuesday, December 8, 10:00 Japan Standard Time"
         )
         assert f"free until 48 hours before the start ({deadline})" in confirmed.text
         assert "50% of the amount paid is refunded" in confirmed.text
@@ -313,8 +314,8 @@ def test_a_free_session_says_canceling_costs_nothing() -> None:
 
 def test_the_counselor_reads_the_span_in_the_clinics_zone_alone() -> None:
     for locale, span in (
-        ("ja", "日時：2026年12月10日（木）10:00～11:00（日本時間）\n"),
-        ("en", "When: Thursday, December 10, 2026, 10:00–11:00 Japan Time\n"),
+        ("ja", "日時：2026年12月10日（木）10:00～11:00（日本標準時）\n"),
+        ("en", "When: Thursday, December 10, 2026, 10:00–11:00 Japan Standard Time\n"),
     ):
         seen = booking("confirmed", "America/Los_Angeles")
         mail = render(
@@ -337,8 +338,9 @@ def test_the_counselor_reads_the_span_in_the_clinics_zone_alone() -> None:
 @pytest.mark.parametrize(
     ("zone", "locale", "name"),
     [
-        ("Asia/Tokyo", "ja", "日本時間"),
-        ("Asia/Tokyo", "en", "Japan Time"),
+        # No summer time: the standard name, as the client's Intl (ICU) gives it.
+        ("Asia/Tokyo", "ja", "日本標準時"),
+        ("Asia/Tokyo", "en", "Japan Standard Time"),
         ("America/Los_Angeles", "ja", "米国太平洋時間"),
         ("America/Los_Angeles", "en", "Pacific Time"),
         ("Europe/London", "en", "British Time"),
@@ -357,17 +359,17 @@ def test_a_span_across_midnight_names_both_days() -> None:
     end = late + timedelta(hours=1)
     assert (
         format_span(late, end, "Asia/Tokyo", "ja")
-        == "2026年12月10日（木）23:30～12月11日（金）00:30（日本時間）"
+        == "2026年12月10日（木）23:30～12月11日（金）00:30（日本標準時）"
     )
     assert (
         format_span(late, end, "Asia/Tokyo", "en")
-        == "Thursday, December 10, 2026, 23:30 – Friday, December 11, 00:30 Japan Time"
+        == "Thursday, December 10, 2026, 23:30 – Friday, December 11, 00:30 Japan Standard Time"
     )
     # 11:30 AM-12:30 PM in Los Angeles... both halves of the day keep their AM/PM.
     noon = datetime(2026, 12, 10, 19, 30, tzinfo=UTC)
     assert format_span(
         noon, noon + timedelta(hours=1), "America/Los_Angeles", "en", "Asia/Tokyo"
-    ).endswith("your time: Friday, December 11, 2026, 4:30–5:30 AM Japan Time")
+    ).endswith("your time: Friday, December 11, 2026, 4:30–5:30 AM Japan Standard Time")
     assert format_span(
         noon, noon + timedelta(hours=1), "Asia/Tokyo", "en", "America/Los_Angeles"
     ).endswith("your time: Thursday, December 10, 2026, 11:30 AM–12:30 PM Pacific Time")

@@ -10,12 +10,13 @@ Three shapes, one wording per language:
 - `format_moment(at, ...)`: a short moment in ONE zone, the reader's (no year), for a deadline
   or a subject ("Tuesday, December 8, 10:00 Japan Time" / "12月8日（火）10:00（日本時間）").
 
-Zones are named by their generic name ("Japan Time", "Pacific Time" / "日本時間",
-"米国太平洋時間"): what people say, what the client shows (Intl `longGeneric`), and right in
-every season, where a specific name ("Pacific Daylight Time") must match the date and reads as
-jargon. A zone without a generic name in CLDR (UTC, Honolulu) gets its specific name at that
-moment ("Coordinated Universal Time", "Hawaii Time") instead of CLDR's fallback ("Unknown Region
-(UTC) Time"). IANA ids (`Asia/Tokyo`) never reach a reader.
+Zones are named as the client names them (Intl `longGeneric`, ICU's rule), so a mail and the
+screen it links to say the same: a zone that changes its clocks gets its generic name ("Pacific
+Time" / "米国太平洋時間"), right in every season where a specific name ("Pacific Daylight
+Time") must match the date; a zone that never does gets its standard name ("Japan Standard
+Time" / "日本標準時"), as ICU gives it. A zone without a generic name in CLDR (UTC) gets its
+specific name at that moment ("Coordinated Universal Time") instead of CLDR's fallback
+("Unknown Region (UTC) Time"). IANA ids (`Asia/Tokyo`) never reach a reader.
 """
 
 from datetime import datetime
@@ -34,9 +35,15 @@ def zone_name(zone: str, locale: str, at: datetime) -> str:
     metazone = get_global("meta_zones").get(zone)
     names = lang.meta_zones.get(metazone, {}).get("long", {}) if metazone else {}
     generic = names.get("generic") if names else None
-    if isinstance(generic, str) and generic:
+    if isinstance(generic, str) and generic and _changes_clocks(ZoneInfo(zone), at.year):
         return generic
     return get_timezone_name(at.astimezone(ZoneInfo(zone)), "long", locale=lang)
+
+
+def _changes_clocks(zone: ZoneInfo, year: int) -> bool:
+    """Does `zone` keep summer time in `year` (its offsets in January and July differ)?"""
+    january, july = (datetime(year, month, 1, tzinfo=zone) for month in (1, 7))
+    return january.utcoffset() != july.utcoffset()
 
 
 def _clock(local: datetime, locale: str, *, clock12: bool, meridiem: bool = True) -> str:

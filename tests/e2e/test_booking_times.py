@@ -103,7 +103,7 @@ async def test_en_desktop_in_los_angeles_sees_its_own_time_beside_the_clinics(
         assert (await someone.document())["personTimezone"] == "America/Los_Angeles"
         await page.context.close()
     mail = (await outbox(sqlite_server.url, someone.email))[0]["text"]
-    assert "Japan Time / your time: " in mail and re.search(r" [AP]M Pacific Time", mail)
+    assert "Japan Standard Time / your time: " in mail and re.search(r" [AP]M Pacific Time", mail)
     assert "America/Los_Angeles" not in mail and "Asia/Tokyo" not in mail
 
 
