@@ -20,9 +20,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import '../booking/booking.css';
 import { BookingCalendar } from '../booking/BookingCalendar';
+import { TimeChoices } from '../booking/TimeChoices';
 import { BookingTakenAlert, type TakenNotice } from '../booking/BookingTakenAlert';
 import { useCounselorName } from '../booking/BookingSummary';
-import { BusyStatus, Loading } from '../components/Loading';
+import { BusyStatus } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
 import { StepProgress } from '../intake/StepProgress';
 import { useIntake } from '../intake/useIntake';
@@ -36,7 +37,7 @@ import {
   pregnancyWindow,
   readRange,
 } from '../booking/calendar';
-import { browserZone, formatPrice, fullDay, genericZoneName, timeZoneName, whenOf, zonesDiffer } from '../booking/format';
+import { browserZone, formatPrice, fullDay, genericZoneName, timeZoneName, zonesDiffer } from '../booking/format';
 import { priceOf } from '../booking/payment';
 import { useWhen } from '../booking/useWhen';
 import { holdRefusal, liveHold, type HoldRefusal } from '../booking/hold';
@@ -434,43 +435,21 @@ function Picker({ appointmentId, appointmentPath, document, scope, timeZone: cli
           ) : (
             <fieldset ref={timesRef} className="field choice-group booking-times" aria-describedby={timeError ? 'booking-time-error' : undefined}>
               <legend>{t('booking:choose.timeLegend', { date: fullDay(date, locale), zone: zoneName })}</legend>
-              {dayTimes === null ? (
-                <Loading />
-              ) : dayTimes.length === 0 ? (
-                <p className="hint">{t('booking:choose.noTimesThatDay')}</p>
-              ) : (
-                <div className="choices booking-time-choices">
-                  {dayTimes.map((slot) => {
-                    const id = `booking-time-${String(slot.at)}`;
-                    // The radio is named by the clinic's time; the person's own is its description
-                    // (hidden from the name, read as the description).
-                    const yours = whenOf(slot.date, slot.time, timeZone, locale).personShort;
-                    return (
-                      <label key={slot.at} className="choice" htmlFor={id}>
-                        <input
-                          id={id}
-                          type="radio"
-                          value={String(slot.at)}
-                          aria-describedby={yours === null ? undefined : `${id}-yours`}
-                          {...register('time', {
-                            required: true,
-                            onChange: () => {
-                              setTaken(null);
-                              setHoldError(null);
-                            },
-                          })}
-                        />
-                        <span>{slot.time}</span>
-                        {yours !== null && (
-                          <span id={`${id}-yours`} className="booking-your-time" aria-hidden="true">
-                            {t('booking:when.yours', { time: yours })}
-                          </span>
-                        )}
-                      </label>
-                    );
-                  })}
-                </div>
-              )}
+              <TimeChoices
+                slots={dayTimes}
+                idPrefix="booking-time"
+                zone={timeZone}
+                locale={locale}
+                inputProps={() =>
+                  register('time', {
+                    required: true,
+                    onChange: () => {
+                      setTaken(null);
+                      setHoldError(null);
+                    },
+                  })
+                }
+              />
               {timeError !== null && (
                 <p id="booking-time-error" role="alert" className="error-text">
                   {timeError}

@@ -13,9 +13,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import '../booking/booking.css';
 import { BookingCalendar } from '../booking/BookingCalendar';
+import { TimeChoices } from '../booking/TimeChoices';
 import { BookingTakenAlert, type TakenNotice } from '../booking/BookingTakenAlert';
 import { clampMonth, gestationWeeksOf, monthKey, monthOf, monthRange, pregnancyWindow } from '../booking/calendar';
-import { browserZone, fullDay, timeZoneName, whenOf } from '../booking/format';
+import { browserZone, fullDay, timeZoneName } from '../booking/format';
 import { bookedTime, type BookedTime } from '../booking/hold';
 import { useMonthDocument, vacanciesPath } from '../booking/liveMonths';
 import { canMove, MOVABLE_STATUSES, movableUntil, rescheduleRefusal } from '../booking/reschedule';
@@ -24,7 +25,7 @@ import { useNow } from '../booking/useNow';
 import { useWhen } from '../booking/useWhen';
 import { monthSlots, refusalAlternatives, takenNotice, zoneOf } from '../booking/vacancies';
 import { ErrorText } from '../components/FieldParts';
-import { BusyStatus, Loading } from '../components/Loading';
+import { BusyStatus } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
 import { getPath } from '../intake';
 import { useIntake } from '../intake/useIntake';
@@ -228,39 +229,21 @@ function Mover({ appointmentId, document, booked, timeZone: clinicZone, today }:
         ) : (
           <fieldset className="field choice-group booking-times">
             <legend>{t('booking:choose.timeLegend', { date: fullDay(date, locale), zone: zoneName })}</legend>
-            {dayTimes === null ? (
-              <Loading />
-            ) : dayTimes.length === 0 ? (
-              <p className="hint">{t('booking:choose.noTimesThatDay')}</p>
-            ) : (
-              <div className="choices booking-time-choices">
-                {dayTimes.map((slot) => {
-                  const id = `reschedule-time-${String(slot.at)}`;
-                  const yours = whenOf(slot.date, slot.time, zone, locale).personShort;
-                  return (
-                    <label key={slot.at} className="choice" htmlFor={id}>
-                      <input
-                        id={id}
-                        type="radio"
-                        name="reschedule-time"
-                        value={String(slot.at)}
-                        checked={chosen?.at === slot.at}
-                        onChange={() => {
-                          const found = findSlot(dayTimes, slot.at);
-                          if (found) pick(found);
-                        }}
-                      />
-                      <span>{slot.time}</span>
-                      {yours !== null && (
-                        <span className="booking-your-time" aria-hidden="true">
-                          {t('booking:when.yours', { time: yours })}
-                        </span>
-                      )}
-                    </label>
-                  );
-                })}
-              </div>
-            )}
+            <TimeChoices
+              slots={dayTimes}
+              idPrefix="reschedule-time"
+              zone={zone}
+              locale={locale}
+              inputProps={(slot) => ({
+                name: 'reschedule-time',
+                checked: chosen?.at === slot.at,
+                onChange: () => {
+                  if (dayTimes === null) return;
+                  const found = findSlot(dayTimes, slot.at);
+                  if (found) pick(found);
+                },
+              })}
+            />
           </fieldset>
         )}
       </div>
