@@ -16,8 +16,12 @@ import pytest
 
 from tests.support.booking import person
 from tests.support.clients import Socket, call_http, connect, sign_in
+from tests.support.server import ServerProcess
 from tests.test_counselor_calendar import ADMIN, COUNSELOR, book_with
+from tests.test_multinode import two_nodes
 from tests.test_staff_signin import dev_session, new_staff
+
+__all__ = ["two_nodes"]  # the fixture of tests/test_multinode.py: two nodes, one database
 
 CLINIC = "demo-clinic"
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -573,3 +577,31 @@ async def test_public_holidays_are_suggested_in_the_callers_language(base_url: s
         assert all(date.fromisoformat(d["date"]) >= today() for d in now["days"])
         reply = await admin.call("holidays-suggest", {"clinicId": CLINIC, "year": year + 5})
         assert "year" in reply["error"]["details"]["fields"]
+
+
+# Several nodes -------------------------------------------------------------------------------
+
+
+async def test_a_change_on_one_node_reaches_a_calendar_open_on_the_other(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_nodes
+    day = next_month(today()).replace(day=15)
+    path = f"vacancies/{CLINIC}/{SERVICE}/{month_of(day)}"
+    watcher = await sign_in(b.url, "schedule-two-nodes@example.com")
+    async with admin_socket(a.url) as admin, connect(b.url, watcher.token) as on_b:
+        version = (await on_b.subscribe(path))["snapshot"]["version"]
+        before = await schedule_of(admin, "c-tanaka")
+        extra = {"date": day.isoformat(), "kind": "extra", "start": "19:00", "end": "21:00"}
+        async with changed(admin, "c-tanaka", exceptions=[*before["exceptions"], extra]):
+            await on_b.wait_for_version(path, version + 1)
+            slots = on_day(on_b.pushes[path][-1]["data"]["slots"], day)
+            assert any(
+                datetime.fromisoformat(s["start"]).astimezone(TOKYO).hour == 19
+                and "c-tanaka" in s["counselorIds"]
+                for s in slots
+            )
+        # Put back on node a: node b's calendar loses the evening again.
+        await on_b.wait_for_version(path, version + 2)
+        slots = on_day(on_b.pushes[path][-1]["data"]["slots"], day)
+        assert all(datetime.fromisoformat(s["start"]).astimezone(TOKYO).hour < 19 for s in slots)

@@ -6,11 +6,11 @@ Who may: a counselor their own schedule, a clinic_admin any counselor's of their
 clinic's holidays, clinic_admins only.
 
 A change is one transaction: the version compare-and-set (storage/repo_schedule.py), the
-replaced rows, the conflicts read against the new hours and the audit entry. After the
-commit the one write path (realtime/changes.py) raises the versions of the month documents
-it touches and pushes them: a claim change without `change` (`ClaimChange`), so every
-node's month cache computes those months again from the database at their new versions
-(realtime/booking/slot_cache.py keeps an entry only at its version).
+replaced rows, the conflicts read against the new hours, the audit entry, and the new
+versions of the month documents it touches (realtime/booking/publish.py `version_in`). After
+the commit the one write path (realtime/changes.py) pushes those months; without a
+`ClaimChange`, so every node's month cache computes them again from the database at their
+new versions (realtime/booking/slot_cache.py keeps an entry only at its version).
 """
 
 from collections.abc import Sequence
@@ -23,6 +23,7 @@ from pydantic import Field, StringConstraints
 
 from realtime import audit
 from realtime.booking.access import staff_counselor
+from realtime.booking.publish import version_in
 from realtime.booking.schedule import DatedChange, Hours, WeeklyHours, local_time
 from realtime.booking.schedule_conflicts import stranded
 from realtime.booking.schedule_country import country_of
@@ -46,6 +47,7 @@ from realtime.functions.inputs import Id, Input
 from realtime.functions.send_email import Locale
 from realtime.functions.staff import raw
 from realtime.rules import require_staff
+from realtime.state import AppState
 from realtime.text import OneLine
 from storage.db import AsyncSession
 from storage.models import Clinic, ClinicHoliday, Counselor, CounselorException, CounselorHours
@@ -282,11 +284,23 @@ async def _conflicts(
     return stranded(hours, booked, timezone=clinic.timezone)
 
 
-def _record_months(change: Change, clinic: Clinic, moments: list[datetime]) -> None:
-    """The months to version and push after the commit (no `ClaimChange`: every node
-    computes them again from the database)."""
-    if moments:
-        change.claims_changed(Claims(clinic_id=clinic.id, moments=moments))
+async def _record_months(
+    state: AppState,
+    session: AsyncSession,
+    change: Change,
+    clinic: Clinic,
+    moments: list[datetime],
+) -> None:
+    """Raise the versions of the months the change touches inside its transaction (visible
+    with the new hours, to every node at once: a hold that follows the commit never checks
+    a time against the months as they were), to be pushed after the commit. No
+    `ClaimChange`: every node computes those months again from the database."""
+    if not moments:
+        return
+    versioned = await version_in(
+        state, session, clinic_id=clinic.id, moments=moments, service_id=None
+    )
+    change.claims_changed(Claims(clinic_id=clinic.id, moments=moments, versioned=versioned))
 
 
 async def _store(
@@ -376,7 +390,7 @@ async def schedule_update(context: CallContext, data: Any) -> dict[str, Any]:
             if set(before_weekly) != set(after_weekly)
             else [midday(day, clinic.timezone) for day in changed_days(before_dated, after_dated)]
         )
-        _record_months(change, clinic, moments)
+        await _record_months(state, session, change, clinic, moments)
         schedule = schedule_wire(
             counselor,
             after_weekly,
@@ -429,7 +443,8 @@ async def holidays_update(context: CallContext, data: Any) -> dict[str, Any]:
             },
             address=context.client_ip,
         )
-        _record_months(change, clinic, [midday(d, clinic.timezone) for d in added + removed])
+        moments = [midday(d, clinic.timezone) for d in added + removed]
+        await _record_months(state, session, change, clinic, moments)
         answer = {
             "holidays": {
                 "version": clinic.holidays_version,
