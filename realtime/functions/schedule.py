@@ -207,13 +207,16 @@ async def schedule_read(context: CallContext, data: Any) -> dict[str, Any]:
     async with context.state.db.read() as session:
         named = raw(data, "counselorId")
         if named is None and not who.is_admin:
-            named = who.counselor_id
-        if named is not None:
-            counselors = [await staff_counselor(session, who, named)]
-            request = validated(ScheduleRead, data)
-        else:
-            request = validated(ScheduleRead, data)
-            counselors = await clinic_counselors(session, clinic_id=request.clinicId)
+            named = who.counselor_id  # a counselor's own; never the clinic's whole list
+            if named is None:
+                raise no_access()
+        one = await staff_counselor(session, who, named) if named is not None else None
+        request = validated(ScheduleRead, data)
+        counselors = (
+            [one]
+            if one is not None
+            else await clinic_counselors(session, clinic_id=request.clinicId)
+        )
         clinic = await _clinic(session, request.clinicId)
         today = today_in(clinic, utcnow())
         weekly, dated = await schedules(session, counselors, today)
