@@ -225,6 +225,8 @@ def refusal_cases() -> list[tuple[str, dict[str, Any], str, str | None]]:
     """(what, the lists sent, the field named, the rule's code or None for the input model's)."""
     day = today()
     window = {"weekday": 1, "start": "09:00", "end": "12:00"}
+    next_sunday = day + timedelta(days=(6 - day.weekday()) % 7 or 7)
+    sunday = {"date": next_sunday.isoformat(), "kind": "extra"}
     eight = [
         {"weekday": 2, "start": f"{h:02d}:00", "end": f"{h + 1:02d}:00"} for h in range(0, 16, 2)
     ]
@@ -306,6 +308,23 @@ def refusal_cases() -> list[tuple[str, dict[str, Any], str, str | None]]:
             {"exceptions": [{"date": day.isoformat(), "kind": "extra"}]},
             "exceptions.0.start",
             "extraWithoutTimes",
+        ),
+        (
+            "extra over the weekly hours",  # the case sends Sunday 10:00-12:00 as its weekly
+            {"exceptions": [{**sunday, "start": "11:00", "end": "13:00"}]},
+            "exceptions.0.start",
+            "overlap",
+        ),
+        (
+            "extras touching",
+            {
+                "exceptions": [
+                    {**sunday, "start": "13:00", "end": "15:00"},
+                    {**sunday, "start": "15:00", "end": "17:00"},
+                ]
+            },
+            "exceptions.1.start",
+            "overlap",
         ),
         (
             "not a date",

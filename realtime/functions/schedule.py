@@ -344,6 +344,7 @@ async def schedule_update(context: CallContext, data: Any) -> dict[str, Any]:
         now = utcnow()
         today = today_in(clinic, now)
         shortest, horizon = await _catalog(session, clinic.id)
+        before_weekly, before_dated = await schedules(session, [counselor], today)
         problems = Problems()
         weekly = exceptions = None
         if request.weekly is not None:
@@ -352,7 +353,12 @@ async def schedule_update(context: CallContext, data: Any) -> dict[str, Any]:
             )
         if request.exceptions is not None:
             exceptions = dated_changes(
-                counselor.id, request.exceptions, today=today, shortest=shortest, problems=problems
+                counselor.id,
+                request.exceptions,
+                weekly=before_weekly if weekly is None else weekly,
+                today=today,
+                shortest=shortest,
+                problems=problems,
             )
         problems.raise_any()
         languages: list[str] | None = (
@@ -361,11 +367,12 @@ async def schedule_update(context: CallContext, data: Any) -> dict[str, Any]:
         claimed = await claim_schedule(
             session, counselor_id=counselor.id, version=request.version, languages=languages
         )
-        before_weekly, before_dated = await schedules(session, [counselor], today)
-        if not claimed:
+        if not claimed:  # read again: what the winner wrote (committed since the read above)
             await session.refresh(counselor)
-            current = schedule_wire(counselor, before_weekly, before_dated)
+            current = schedule_wire(counselor, *await schedules(session, [counselor], today))
             raise stale(counselor.schedule_version, current)
+        # As the claimed version left them (the read above came before the row's lock).
+        before_weekly, before_dated = await schedules(session, [counselor], today)
         after_weekly = before_weekly if weekly is None else weekly
         after_dated = before_dated if exceptions is None else exceptions
         await _store(session, counselor.id, weekly, exceptions, today)
