@@ -339,6 +339,13 @@ def refusal_cases() -> list[tuple[str, dict[str, Any], str, str | None]]:
             None,
         ),
         ("no language", {"languages": []}, "languages", None),
+        ("version too large", {"version": 2**40}, "version", None),
+        (
+            "control character",
+            {"weekly": [{"weekday": 1, "start": "09:00", "end": "1\u00002:00"}]},
+            "weekly.0.end",
+            "controlCharacters",
+        ),
         ("unknown language", {"languages": ["fr"]}, "languages.0", None),
     ]
 
@@ -381,6 +388,11 @@ async def test_a_bad_holiday_is_refused_naming_the_field(base_url: str) -> None:
                 "holidays-update", {"clinicId": CLINIC, "version": before["version"], "days": days}
             )
             assert field in reply["error"]["details"]["fields"], (days, reply)
+        for version in (2**40, 0, True):
+            reply = await admin.call(
+                "holidays-update", {"clinicId": CLINIC, "version": version, "days": []}
+            )
+            assert "version" in reply["error"]["details"]["fields"], (version, reply)
         assert await holidays_of(admin) == before
 
 
@@ -624,3 +636,31 @@ async def test_a_change_on_one_node_reaches_a_calendar_open_on_the_other(
         await on_b.wait_for_version(path, version + 2)
         slots = on_day(on_b.pushes[path][-1]["data"]["slots"], day)
         assert all(datetime.fromisoformat(s["start"]).astimezone(TOKYO).hour < 19 for s in slots)
+
+
+async def test_hostile_input_from_an_admin_is_refused_never_an_internal_error(
+    base_url: str,
+) -> None:
+    account = await sign_in(base_url, ADMIN)
+    base = {"clinicId": CLINIC, "counselorId": "c-tanaka", "version": 1}
+    hostile: list[dict[str, Any]] = [
+        {**base, "weekly": [None]},
+        {**base, "weekly": [{"weekday": 10**30, "start": "09:00", "end": "12:00"}]},
+        {**base, "weekly": [{"weekday": -1, "start": "09:00", "end": "12:00"}]},
+        {**base, "weekly": [{"weekday": "1", "start": "09:00", "end": "12:00"}]},
+        {**base, "weekly": [{"weekday": 1, "start": "99:99", "end": "12:00"}]},
+        {**base, "weekly": [{"weekday": 1, "start": "1０:00", "end": "12:00"}]},
+        {**base, "exceptions": [{"date": "9999-12-31", "kind": "off"}]},
+        {**base, "exceptions": [{"date": "0001-01-01", "kind": "off"}]},
+        {**base, "exceptions": [{"date": "２０２７-01-01", "kind": "off"}]},
+        {**base, "exceptions": [{"date": "2027-01-01", "kind": "holiday"}]},
+        {**base, "version": -1},
+        {**base, "version": 1.5},
+        {**base, "weekly": {"0": []}},
+    ]
+    for data in hostile:
+        status, reply = await call_http(base_url, "schedule-update", data, account.token)
+        assert (status, reply["error"]["status"]) == (400, "INVALID_ARGUMENT"), (data, reply)
+    for data in ({"clinicId": CLINIC, "year": 10**30}, {"clinicId": CLINIC, "year": -5}):
+        status, reply = await call_http(base_url, "holidays-suggest", data, account.token)
+        assert status == 400 and "year" in reply["error"]["details"]["fields"], reply

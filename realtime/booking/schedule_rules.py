@@ -29,7 +29,7 @@ MAX_WINDOWS_A_DAY = 7
 MAX_EXCEPTIONS = 366
 MAX_HOLIDAYS = 366
 YEARS_AHEAD = 2
-HHMM = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
+HHMM = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
 
 # Rule name -> the English message (the client has each rule's text in both languages).
 MESSAGES = {

@@ -67,8 +67,11 @@ from storage.repo_schedule import (
 )
 from storage.types import utcnow
 
-HHMM = Annotated[str, StringConstraints(max_length=5)]
-Day = Annotated[str, StringConstraints(max_length=10)]
+# Text fields are OneLine: a control character is refused as everywhere (realtime/text.py).
+HHMM = Annotated[OneLine, StringConstraints(max_length=5)]
+Day = Annotated[OneLine, StringConstraints(max_length=10)]
+# Versions are compared in SQL with INTEGER columns: a larger number is refused here.
+Version = Annotated[int, Field(ge=1, le=2**31 - 1)]
 # Which `holidays` language gives a holiday's name in each of ours (JP has "ja", "en_US").
 HOLIDAY_LANGUAGES = {"ja": "ja", "en": "en_US"}
 
@@ -94,7 +97,7 @@ class ExceptionEntry(Input):
 class ScheduleUpdate(Input):
     clinicId: Id
     counselorId: Id
-    version: int
+    version: Version
     weekly: list[WeeklyWindow] | None = Field(default=None, max_length=7 * MAX_WINDOWS_A_DAY)
     exceptions: list[ExceptionEntry] | None = Field(default=None, max_length=MAX_EXCEPTIONS)
     languages: list[Literal["ja", "en"]] | None = Field(default=None, min_length=1, max_length=2)
@@ -107,7 +110,7 @@ class HolidayEntry(Input):
 
 class HolidaysUpdate(Input):
     clinicId: Id
-    version: int
+    version: Version
     days: list[HolidayEntry] = Field(max_length=MAX_HOLIDAYS)
 
 
