@@ -45,7 +45,7 @@ from realtime.dispatch import CallContext, callable_function, validated
 from realtime.errors import FunctionError, invalid_field, no_access
 from realtime.functions.inputs import Id, Input
 from realtime.functions.send_email import Locale
-from realtime.functions.staff import raw
+from realtime.functions.staff import contact_of, raw
 from realtime.rules import require_staff
 from realtime.state import AppState
 from realtime.text import OneLine
@@ -54,6 +54,7 @@ from storage.models import Clinic, ClinicHoliday, Counselor, CounselorException,
 from storage.repo_booking import catalog_of
 from storage.repo_catalog import get_clinic
 from storage.repo_schedule import (
+    Booked,
     booked_from,
     claim_holidays,
     claim_schedule,
@@ -65,7 +66,7 @@ from storage.repo_schedule import (
     replace_weekly,
     weekly_of,
 )
-from storage.types import utcnow
+from storage.types import iso, utcnow
 
 # Text fields are OneLine: a control character is refused as everywhere (realtime/text.py).
 HHMM = Annotated[OneLine, StringConstraints(max_length=5)]
@@ -273,6 +274,19 @@ async def _catalog(session: AsyncSession, clinic_id: str) -> tuple[int, int]:
     )
 
 
+def conflict_wire(booked: Booked) -> dict[str, Any]:
+    """A `<conflict>`: the booking, and the person's name as the board shows it."""
+    claim, appointment, email = booked
+    return {
+        "appointmentId": appointment.id,
+        "start": iso(claim.start),
+        "end": iso(claim.end),
+        "counselorId": claim.counselor_id,
+        "status": appointment.status,
+        "name": contact_of(email, appointment.intake)["name"],
+    }
+
+
 async def _conflicts(
     session: AsyncSession,
     clinic: Clinic,
@@ -287,7 +301,7 @@ async def _conflicts(
     closed = await holidays_between(session, clinic_id=clinic.id, first_day=today)
     booked = await booked_from(session, clinic_id=clinic.id, counselor_id=counselor_id, now=now)
     hours = Hours(weekly, dated, [day for day, _name in closed])
-    return stranded(hours, booked, timezone=clinic.timezone)
+    return [conflict_wire(item) for item in stranded(hours, booked, timezone=clinic.timezone)]
 
 
 async def _record_months(
