@@ -420,8 +420,11 @@ async def test_new_weekly_hours_are_offered_at_once(base_url: str) -> None:
                 "12:00",
             ]
             assert all(s["counselorIds"] == ["c-tanaka"] for s in slots)
-        # Put back: the Sunday is empty again.
+        # Put back: the Sunday is empty again, and its times cannot be held.
         assert on_day(await vacancies(admin, first, last), sunday) == []
+        async with person(base_url) as someone:
+            refused = await someone.hold(slots[0]["start"], "c-tanaka")
+            assert refused.get("error", {}).get("status") == "ABORTED", refused
 
 
 async def test_an_exception_pushes_its_month_and_not_the_next(base_url: str) -> None:
