@@ -667,3 +667,29 @@ async def test_hostile_input_from_an_admin_is_refused_never_an_internal_error(
     for data in ({"clinicId": CLINIC, "year": 10**30}, {"clinicId": CLINIC, "year": -5}):
         status, reply = await call_http(base_url, "holidays-suggest", data, account.token)
         assert status == 400 and "year" in reply["error"]["details"]["fields"], reply
+
+
+async def test_two_admins_on_two_nodes_cannot_both_win(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_nodes
+    other = await dev_session(b.url, await new_staff(b.url), second_factor=True)
+    async with admin_socket(a.url) as on_a, connect(b.url, other.token) as on_b:
+        for _attempt in range(3):
+            before = await schedule_of(on_a, "c-brown")
+            data = {"clinicId": CLINIC, "counselorId": "c-brown", "version": before["version"]}
+            replies = await asyncio.gather(
+                on_a.call("schedule-update", {**data, "languages": ["en"]}),
+                on_b.call("schedule-update", {**data, "languages": ["ja"]}),
+            )
+            assert sorted("data" in r for r in replies) == [False, True], replies
+            (won,) = [r["data"]["schedule"] for r in replies if "data" in r]
+            (lost,) = [r["error"] for r in replies if "error" in r]
+            assert lost["status"] == "ABORTED" and lost["details"]["current"] == won
+            assert (await schedule_of(on_b, "c-brown"))["languages"] == won["languages"]
+        current = await schedule_of(on_a, "c-brown")
+        await call(
+            on_a,
+            "schedule-update",
+            {**data, "version": current["version"], "languages": ["en", "ja"]},
+        )
