@@ -146,7 +146,7 @@ describe('/staff/team', () => {
     server.on('/functions/staff-update', () => reply({ member: staff[0] }));
     view = renderApp('/staff/team', { user: admin });
     await screen.findByRole('table');
-    await user.click(screen.getByRole('button', { name: 'Change the role of staff@demo-clinic.example' }));
+    await user.click(screen.getByRole('button', { name: 'Change role for staff@demo-clinic.example' }));
     const dialog = screen.getByRole('dialog', { name: 'Change the role of staff@demo-clinic.example' });
     await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Role' }), 'counselor');
     await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Counselor' }), 'c-ito');

@@ -19,6 +19,7 @@ import { InviteForm } from './team/InviteForm';
 import { AccessDialog, RoleDialog } from './team/MemberDialogs';
 import { counselorName, parseTeam, type Member, type Team } from './team/team';
 import './staff.css';
+import './audit.css'; // the scrolling table region, shared with the audit log
 import './team/team.css';
 
 /** A day in the viewer's zone: "2025/03/03" / "Mar 3, 2025". */
@@ -113,7 +114,8 @@ function TeamList({ clinicId }: { clinicId: string }) {
                     <td>{member.secondFactor ? t('team.secondFactor.yes') : t('team.secondFactor.no')}</td>
                     <td>{day(member.invitedAt, locale)}</td>
                     <td>{member.removedAt === null ? t('team.access.active') : t('team.access.removed', { day: day(member.removedAt, locale) })}</td>
-                    <td className="staff-team-actions">
+                    <td>
+                      <div className="staff-team-actions">
                       {member.removedAt === null && (
                         <button
                           type="button"
@@ -136,6 +138,7 @@ function TeamList({ clinicId }: { clinicId: string }) {
                       >
                         {t(member.removedAt === null ? 'team.remove' : 'team.restore')}
                       </button>
+                      </div>
                     </td>
                   </tr>
                 ))}
