@@ -8,12 +8,12 @@ import pytest
 from playwright.async_api import Browser, ViewportSize, expect
 
 from tests.e2e.test_accessibility import assert_accessible
+from tests.e2e.test_staff_board import LAYOUTS, SCREENSHOTS
 from tests.support.browser import signed_in
 from tests.support.clients import outbox
-from tests.support.server import ROOT, ServerProcess
+from tests.support.server import ServerProcess
 from tests.test_staff_accounts import team_clinic
 
-SCREENSHOTS = ROOT / "var" / "e2e-screenshots"
 WORDS = {
     "ja": {
         "title": "スタッフ",
@@ -38,12 +38,6 @@ WORDS = {
         "notYet": "Not set up yet",
     },
 }
-
-LAYOUTS: list[tuple[str, str, ViewportSize, str]] = [
-    ("ja", "Asia/Tokyo", {"width": 390, "height": 844}, "phone"),
-    ("en", "America/New_York", {"width": 1366, "height": 900}, "desktop"),
-]
-
 
 @pytest.mark.parametrize(("lang", "zone", "viewport", "name"), LAYOUTS)
 async def test_an_admin_invites_a_counselor_and_sees_them_listed(

@@ -91,7 +91,7 @@ function TeamList({ clinicId }: { clinicId: string }) {
       {team !== null && (
         <>
           <div className="staff-audit-scroll" role="region" aria-labelledby="team-caption" tabIndex={0}>
-            <table className="staff-team-table">
+            <table className="staff-audit-table staff-team-table">
               <caption id="team-caption">{t('team.caption', { count: team.staff.length })}</caption>
               <thead>
                 <tr>
