@@ -429,7 +429,7 @@ async def removing_each_other(
         for client, (token, _) in zip(clients, removals, strict=True):
             await client.get("/auth/session", headers={"Authorization": f"Bearer {token}"})
 
-        async def remove(client: httpx.AsyncClient, token: str, staff_id: int) -> Any:
+        async def remove(client: httpx.AsyncClient, token: str, staff_id: int) -> tuple[int, Any]:
             reply = await client.post(
                 "/functions/staff-update",
                 json={"data": {"clinicId": team.clinic_id, "staffId": staff_id, "removed": True}},
@@ -437,9 +437,10 @@ async def removing_each_other(
             )
             return reply.status_code, reply.json()
 
-        return await asyncio.gather(
+        replies = await asyncio.gather(
             *(remove(c, t, i) for c, (t, i) in zip(clients, removals, strict=True))
         )
+        return list(replies)
     finally:
         for client in clients:
             await client.aclose()

@@ -39,6 +39,7 @@ WORDS = {
     },
 }
 
+
 @pytest.mark.parametrize(("lang", "zone", "viewport", "name"), LAYOUTS)
 async def test_an_admin_invites_a_counselor_and_sees_them_listed(
     browser: Browser,
