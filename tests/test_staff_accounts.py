@@ -29,7 +29,7 @@ from tests.support.clients import (
 )
 from tests.support.server import ServerProcess
 from tests.test_multinode import two_nodes
-from tests.test_staff_signin import ADMIN, COUNSELOR, dev_session, who
+from tests.test_staff_signin import ADMIN, COUNSELOR, dev_session, pass_totp, who
 
 __all__ = ["two_nodes"]  # the two-node fixture of tests/test_multinode.py, used below
 
@@ -176,6 +176,14 @@ async def test_an_invitation_mails_the_address_and_it_signs_in_as_staff_who_must
         team.counselors[1],
         "enrol",
     )
+    # The existing enrolment: an authenticator, its first code, then the counselor's own calls.
+    status, body = await call_http(team.url, "auth-totpEnroll", {}, invitee.token)
+    assert status == 200, body
+    secret = parse_qs(urlsplit(body["data"]["otpauthUri"]).query)["secret"][0]
+    await pass_totp(team.url, invitee.token, secret)
+    status, body = await call_http(team.url, "staff-calendarFeed-read", {}, invitee.token)
+    assert (status, body["data"]["counselorId"]) == (200, team.counselors[1]), body
+    assert (await team.members())[email]["secondFactor"] is True
     [entry] = await audit_entries(team, "staff.invite")
     assert entry["detail"] == {
         "email": email,
