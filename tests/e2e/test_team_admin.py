@@ -7,10 +7,11 @@ go to var/e2e-screenshots/."""
 import pytest
 from playwright.async_api import Browser, ViewportSize, expect
 
+from realtime.auth import SESSION_COOKIE
 from tests.e2e.test_accessibility import assert_accessible
 from tests.e2e.test_staff_board import LAYOUTS, SCREENSHOTS
 from tests.support.browser import signed_in
-from tests.support.clients import outbox
+from tests.support.clients import outbox, sign_in
 from tests.support.server import ServerProcess
 from tests.test_staff_accounts import team_clinic
 
@@ -89,3 +90,43 @@ async def test_an_admin_invites_a_counselor_and_sees_them_listed(
         await expect(dialog).to_have_count(0)
     finally:
         await page.context.close()
+
+
+async def test_a_member_removed_on_the_screen_is_signed_out_and_then_not_staff(
+    browser: Browser, sqlite_server: ServerProcess
+) -> None:
+    """The removal confirmed in the dialog: the member's open page is signed out at once, and
+    signing in again with their address shows the page for clients under /staff."""
+    team = await team_clinic(sqlite_server)
+    email = team.address("removed-e2e")
+    await team.invite(email, "clinic_admin")
+    member = await sign_in(team.url, email)
+    admin_page = await signed_in(browser, team.url, team.admin, "en", "Europe/Berlin")
+    member_page = await signed_in(browser, team.url, member, "en", "Europe/Berlin")
+    try:
+        await member_page.goto(team.url + "/staff/team")
+        await expect(member_page.get_by_role("heading", level=1, name="Team")).to_be_visible(
+            timeout=15_000
+        )
+        await admin_page.goto(team.url + "/staff/team")
+        row = admin_page.get_by_role("row").filter(has_text=email)
+        await row.get_by_role("button", name=f"Remove {email}").click()
+        await admin_page.get_by_role("dialog").get_by_role("button", name="Remove access").click()
+        await expect(row).to_contain_text("Removed on", timeout=15_000)
+        # The member's open page lost its session at once: it is back at the sign-in.
+        await expect(
+            member_page.get_by_text("Your session has ended. Please sign in again.")
+        ).to_be_visible(timeout=15_000)
+
+        again = await sign_in(team.url, email)
+        await member_page.context.add_cookies(
+            [{"name": SESSION_COOKIE, "value": again.token, "url": team.url}]
+        )
+        await member_page.goto(team.url + "/staff/team")
+        await expect(
+            member_page.get_by_role("heading", level=1, name="This page is for clinic staff")
+        ).to_be_visible(timeout=15_000)
+        await member_page.screenshot(path=str(SCREENSHOTS / "team-removed-member-en.png"))
+    finally:
+        await admin_page.context.close()
+        await member_page.context.close()
