@@ -1,8 +1,9 @@
 """The team screen in a real browser: a clinic administrator opens /staff/team, invites a
 counselor and sees them listed (and the invitation in the outbox), then opens the removal
 dialog and goes back; no serious or critical axe-core finding on the page or in the dialog,
-in Japanese on a phone in Asia/Tokyo and in English on a desktop in another zone. Screenshots
-go to var/e2e-screenshots/."""
+in Japanese on a phone in Asia/Tokyo and in English on a desktop in another zone. And a member
+removed through the dialog is signed out of their open page at once and is a client when they
+sign in again. Screenshots go to var/e2e-screenshots/."""
 
 import pytest
 from playwright.async_api import Browser, ViewportSize, expect
