@@ -28,6 +28,7 @@ from tests.support.clients import (
     sign_in_by_link,
 )
 from tests.support.server import ServerProcess
+from tests.test_counselor_calendar import fetch, rotate
 from tests.test_multinode import two_nodes
 from tests.test_staff_signin import ADMIN, COUNSELOR, dev_session, pass_totp, who
 
@@ -387,6 +388,20 @@ async def test_a_removed_member_loses_their_enrolled_authenticator(server: Serve
         assert seen is not None and seen["secondFactor"] == "enrol"
     finally:
         await db.close()
+
+
+async def test_removing_a_counselor_stops_their_calendar_feed(server: ServerProcess) -> None:
+    team = await team_clinic(server)
+    email = team.address("feed")
+    member = await team.invite(email, "counselor", team.counselors[0])
+    counselor = await sign_in(team.url, email)
+    url = await rotate(team.url, counselor.token)
+    assert (await fetch(team.url, url)).status_code == 200
+    status, body = await team.update(member["staffId"], removed=True)
+    assert status == 200, body
+    assert (await fetch(team.url, url)).status_code == 404
+    [entry] = await audit_entries(team, "staff.update")
+    assert entry["detail"]["calendarFeed"] == "revoked"
 
 
 async def test_an_invitation_brings_a_removed_member_back(server: ServerProcess) -> None:

@@ -39,6 +39,7 @@ from realtime.state import AppState
 from storage.db import AsyncSession
 from storage.models import Clinic, Counselor, StaffMember
 from storage.repo_booking import counselors_of
+from storage.repo_calendar import drop_feed
 from storage.repo_staff import (
     active_admins,
     add_staff_member,
@@ -331,7 +332,8 @@ async def staff_update(context: CallContext, data: Any) -> dict[str, Any]:
         _refuse_losing_last_admin(member, admins, role, removed)
         changed = _what_changed(member, role, counselor_id, removed)
         if changed:
-            await _apply(session, change, who, member, role, counselor_id, removed)
+            if await _apply(session, change, who, member, role, counselor_id, removed):
+                changed["calendarFeed"] = "revoked"
             await audit.record(
                 session,
                 who,
@@ -353,7 +355,11 @@ async def _apply(
     role: str,
     counselor_id: str | None,
     removed: bool,
-) -> None:
+) -> bool:
+    """Apply the change and end the member's sessions; True when it also deleted the calendar
+    feed of the counselor the member stops being (a former employee's subscription must stop
+    showing the clinic's bookings)."""
+    leaving = member.counselor_id if removed or counselor_id != member.counselor_id else None
     if removed and member.removed_at is None:
         member.removed_at = utcnow()
         await forget_second_factor(session, member=member)
@@ -363,3 +369,4 @@ async def _apply(
     member.counselor_id = counselor_id
     await _end_access(session, change, who, member)
     await session.flush()
+    return leaving is not None and await drop_feed(session, counselor_id=leaving)
