@@ -404,6 +404,25 @@ async def test_removing_a_counselor_stops_their_calendar_feed(server: ServerProc
     assert entry["detail"]["calendarFeed"] == "revoked"
 
 
+async def test_a_removed_member_who_booked_as_a_client_is_not_brought_back(
+    server: ServerProcess,
+) -> None:
+    team = await team_clinic(server)
+    email = team.address("patient-now")
+    member = await team.invite(email, "clinic_admin")
+    await team.update(member["staffId"], removed=True)
+    client = await sign_in(team.url, email)
+    async with connect(team.url, client.token) as sock:
+        created = await sock.call("appointment-create", {"serviceId": "cancer"})
+        assert "data" in created, created
+    status, body = await team.update(member["staffId"], removed=False)
+    assert (status, error_of(body)) == (400, ("INVALID_ARGUMENT", "clientAccount"))
+    assert "removed" in body["error"]["details"]["fields"]
+    status, body = await team.call("staff-invite", {"email": email, "role": "clinic_admin"})
+    assert (status, error_of(body)) == (400, ("INVALID_ARGUMENT", "clientAccount"))
+    assert (await team.members())[email]["removedAt"] is not None
+
+
 async def test_an_invitation_brings_a_removed_member_back(server: ServerProcess) -> None:
     team = await team_clinic(server)
     email = team.address("returning")

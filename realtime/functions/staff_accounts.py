@@ -219,9 +219,15 @@ async def _invitee(session: AsyncSession, clinic_id: str, email: str) -> StaffMe
         raise refused("email", OTHER_CLINIC, "otherClinic")
     if existing is not None and existing.removed_at is None:
         raise refused("email", ALREADY_MEMBER, "alreadyMember")
-    if existing is None and await has_appointments(session, email=email):
-        raise refused("email", CLIENT_ACCOUNT, "clientAccount")
+    await _refuse_client_account(session, email, "email")
     return existing
+
+
+async def _refuse_client_account(session: AsyncSession, email: str, field: str) -> None:
+    """An account that holds appointments (a person's records) is not made staff: a removed
+    member may have booked as a client since."""
+    if await has_appointments(session, email=email):
+        raise refused(field, CLIENT_ACCOUNT, "clientAccount")
 
 
 @callable_function("staff-invite", StaffInvite, authorize_first=True)
@@ -328,6 +334,8 @@ async def staff_update(context: CallContext, data: Any) -> dict[str, Any]:
             counselor_id = await _counselor_for(
                 session, request.clinicId, role, counselor_id, member.id
             )
+        if not removed and member.removed_at is not None:
+            await _refuse_client_account(session, member.email, "removed")
         admins = await active_admins(session, clinic_id=request.clinicId)
         _refuse_losing_last_admin(member, admins, role, removed)
         changed = _what_changed(member, role, counselor_id, removed)
