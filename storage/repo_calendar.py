@@ -4,6 +4,7 @@ lists."""
 
 from datetime import datetime
 
+from sqlalchemy import delete
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -48,6 +49,17 @@ async def replace_feed_key(
         feed.key_hash, feed.created, feed.created_by = key_hash, at, by
     await session.flush()
     return feed
+
+
+async def drop_feed(session: AsyncSession, *, counselor_id: str) -> bool:
+    """The counselor's feed is deleted (its address answers 404 once this commits); whether
+    there was one."""
+    result = await session.execute(
+        delete(CounselorCalendarFeed)
+        .where(col(CounselorCalendarFeed.counselor_id) == counselor_id)
+        .returning(col(CounselorCalendarFeed.counselor_id))
+    )
+    return result.first() is not None
 
 
 async def feed_bookings(

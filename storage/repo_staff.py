@@ -7,15 +7,28 @@ from sqlalchemy import delete, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from storage.models import AuthSession, Counselor, StaffMember, StaffRecoveryCode
+from storage.models import (
+    Appointment,
+    AuthSession,
+    Clinic,
+    Counselor,
+    StaffMember,
+    StaffRecoveryCode,
+    User,
+)
 
 
 async def lock_staff_member(session: AsyncSession, *, email: str) -> StaffMember | None:
     """The staff member of an address, its row locked for the transaction (FOR UPDATE;
     BEGIN IMMEDIATE on SQLite locks the file): codes of one account are checked one at a
-    time on every node."""
+    time on every node. A removed member has none (they are not staff any more)."""
     return (
-        await session.exec(select(StaffMember).where(StaffMember.email == email).with_for_update())
+        await session.exec(
+            select(StaffMember)
+            .where(StaffMember.email == email)
+            .where(col(StaffMember.removed_at).is_(None))
+            .with_for_update()
+        )
     ).first()
 
 
@@ -82,4 +95,72 @@ async def get_counselor(session: AsyncSession, *, counselor_id: str) -> Counselo
 
 
 async def staff_member(session: AsyncSession, *, email: str) -> StaffMember | None:
+    """The staff row of an address, removed or not (an address has at most one)."""
     return (await session.exec(select(StaffMember).where(StaffMember.email == email))).first()
+
+
+# Staff accounts (realtime/functions/staff_accounts.py) -------------------------------------
+
+
+async def lock_clinic(session: AsyncSession, *, clinic_id: str) -> Clinic | None:
+    """The clinic's row, locked for the transaction (FOR UPDATE; the SQLite writer is serial
+    anyway): every change of a clinic's staff takes it first, so two of them never decide on
+    the same count of administrators (the last one stays, docs/security.md)."""
+    return (
+        await session.exec(select(Clinic).where(Clinic.id == clinic_id).with_for_update())
+    ).first()
+
+
+async def members_of(session: AsyncSession, *, clinic_id: str) -> list[StaffMember]:
+    """Every member of a clinic, removed ones included, oldest first."""
+    rows = await session.exec(
+        select(StaffMember).where(StaffMember.clinic_id == clinic_id).order_by(col(StaffMember.id))
+    )
+    return list(rows.all())
+
+
+async def get_member(session: AsyncSession, *, staff_id: int) -> StaffMember | None:
+    return await session.get(StaffMember, staff_id)
+
+
+async def active_admins(session: AsyncSession, *, clinic_id: str) -> list[int]:
+    """The ids of the clinic's clinic_admins who are not removed."""
+    rows = await session.exec(
+        select(StaffMember.id)
+        .where(StaffMember.clinic_id == clinic_id)
+        .where(StaffMember.role == "clinic_admin")
+        .where(col(StaffMember.removed_at).is_(None))
+    )
+    return [row for row in rows.all() if row is not None]
+
+
+async def counselor_member(session: AsyncSession, *, counselor_id: str) -> StaffMember | None:
+    """The active member tied to a counselor, if any."""
+    return (
+        await session.exec(
+            select(StaffMember)
+            .where(StaffMember.counselor_id == counselor_id)
+            .where(col(StaffMember.removed_at).is_(None))
+        )
+    ).first()
+
+
+async def has_appointments(session: AsyncSession, *, email: str) -> bool:
+    """Whether the address's account holds any appointment (a client's records)."""
+    found = await session.exec(
+        select(Appointment.id)
+        .join(User, col(User.id) == Appointment.user_id)
+        .where(User.email == email)
+        .limit(1)
+    )
+    return found.first() is not None
+
+
+async def forget_second_factor(session: AsyncSession, *, member: StaffMember) -> None:
+    """The member's authenticator and recovery codes are forgotten (a removed member who is
+    brought back enrols a new one)."""
+    member.totp_secret = None
+    member.totp_confirmed_at = None
+    member.totp_last_step = None
+    if member.id is not None:
+        await replace_recovery_codes(session, staff_id=member.id, code_hashes=[])

@@ -113,7 +113,11 @@ async def _owner(
         await session.execute(
             sa_select(*columns)
             .join(User, col(User.id) == AuthSession.user_id)
-            .outerjoin(StaffMember, col(StaffMember.email) == User.email)
+            # A removed member (removed_at set) is nobody's staff: they sign in as a client.
+            .outerjoin(
+                StaffMember,
+                (col(StaffMember.email) == User.email) & col(StaffMember.removed_at).is_(None),
+            )
             .where(which)
             .where(col(AuthSession.revoked_at).is_(None))
             .where(col(AuthSession.last_activity) > active_since)
@@ -203,6 +207,10 @@ async def live_sessions(
         .where(col(AuthSession.last_activity) > active_since)
     )
     return {int(i) for i in rows.all() if i is not None}
+
+
+async def user_by_email(session: AsyncSession, *, email: str) -> User | None:
+    return (await session.exec(select(User).where(User.email == email))).first()
 
 
 async def get_user(session: AsyncSession, *, user_id: str) -> User | None:

@@ -232,6 +232,15 @@ def test_every_subject_has_the_brand_prefix_once() -> None:
         },
         "payment_refunded": {"signature": signature_of(CLINIC, "ja")},
         "payment_refunded_clinic": {"appointment_id": "a-1", "reason": "x", "amount": ""},
+        "staff_invitation": {
+            "clinic": "c",
+            "inviter": "a@x.test",
+            "admin": False,
+            "counselor": "Sato",
+            "email": "b@x.test",
+            "link": "https://l",
+            "signature": signature_of(CLINIC, "ja"),
+        },
     }
     names = {p.name.split(".")[0] for p in TEMPLATES.glob("*/*.subject.txt")}
     assert names == set(contexts) | set(person_mails("ja", None)), names

@@ -73,6 +73,19 @@ function useDetailWords() {
   const { t } = useTranslation('staff');
   const status = (value: unknown) => (typeof value === 'string' ? t(`status.${value}`, { defaultValue: value }) : '—');
   const moment = (value: unknown, zone: string, locale: Locale) => (typeof value === 'string' ? startOf(value, zone, locale) : '—');
+  const role = (value: unknown) => (value === 'counselor' || value === 'clinic_admin' ? t(`team.roles.${value}`) : '—');
+  const counselor = (value: unknown) => (typeof value === 'string' ? value : t('team.audit.none'));
+  /** A staff account's invitation or change: the address, then what changed (team/team.ts). */
+  const staffDetail = (action: 'staff.invite' | 'staff.update', detail: Record<string, unknown>): string => {
+    const email = typeof detail.email === 'string' ? detail.email : '';
+    if (action === 'staff.invite') return t('team.audit.invite', { email, role: role(detail.role) });
+    const changes = [
+      isRecord(detail.role) ? t('team.audit.role', { from: role(detail.role.from), to: role(detail.role.to) }) : null,
+      isRecord(detail.counselorId) ? t('team.audit.counselor', { from: counselor(detail.counselorId.from), to: counselor(detail.counselorId.to) }) : null,
+      isRecord(detail.removed) ? t(detail.removed.to === true ? 'team.audit.removed' : 'team.audit.restored') : null,
+    ].filter((part): part is string => part !== null);
+    return t('team.audit.update', { email, changes: changes.join(t('team.audit.separator')) });
+  };
   return (entry: AuditEntry, zone: string, locale: Locale): string => {
     const detail = entry.detail ?? {};
     switch (entry.action) {
@@ -84,6 +97,9 @@ function useDetailWords() {
         return t('audit.detail.reschedule', { from: moment(detail.from, zone, locale), to: moment(detail.to, zone, locale) });
       case 'mail.resend':
         return t('audit.detail.resendCounselor');
+      case 'staff.invite':
+      case 'staff.update':
+        return staffDetail(entry.action, detail);
       case 'calendarFeed.rotate':
         return t('audit.detail.calendarFeed', { counselor: typeof detail.counselorId === 'string' ? detail.counselorId : '' });
       case 'intake.export':
