@@ -133,8 +133,8 @@ describe('/staff/documents', () => {
     await waitFor(() => {
       expect(document.activeElement).toBe(file);
     });
-    expect((screen.getByLabelText('Document ID') as HTMLInputElement).value).toBe('consent-form');
-    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('同意書');
+    expect(screen.getByLabelText<HTMLInputElement>('Document ID').value).toBe('consent-form');
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('同意書');
     await user.clear(screen.getByLabelText('Title'));
     await user.type(screen.getByLabelText('Title'), '同意書 第4版');
     await user.upload(file, pdf());
