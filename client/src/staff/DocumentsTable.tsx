@@ -59,7 +59,8 @@ export function DocumentsTable({ clinicId, documents, onReplace, onRetire }: Doc
                 <td>
                   {document.title ?? document.name}
                   <span className="staff-booking-detail">
-                    {document.name} · {t('documents.list.version', { generation: document.generation })}
+                    {document.title === null ? '' : `${document.name} · `}
+                    {t('documents.list.version', { generation: document.generation })}
                   </span>
                 </td>
                 <td>{words.type(document.contentType)}</td>
