@@ -8,6 +8,7 @@ import secrets
 import struct
 import time
 import zlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -249,6 +250,39 @@ async def test_a_50_mb_upload_is_refused_at_once_and_nothing_is_stored(
     assert (await served(base_url, doc)).status_code == 404
     assert not (files_dir(server) / CLINIC / doc).exists()
     assert list((files_dir(server) / ".incoming").glob("*")) == []
+
+
+async def test_a_streamed_body_is_cut_off_and_a_file_just_over_the_limit_refused(
+    base_url: str, admin: Account, server: ServerProcess
+) -> None:
+    doc = new_doc()
+    boundary = "b0undary"
+    head = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nT\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n'
+        "Content-Type: application/pdf\r\n\r\n"
+    ).encode()
+
+    async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: chunked
+        yield head + PDF
+        for _ in range(40):
+            yield b"\0" * MB
+
+    async with httpx.AsyncClient(base_url=base_url, timeout=60) as http:
+        reply = await http.post(
+            f"/staff/documents/{CLINIC}/{doc}/ja",
+            content=chunks(),
+            headers={
+                "Authorization": f"Bearer {admin.token}",
+                "Content-Type": f"multipart/form-data; boundary={boundary}",
+            },
+        )
+    assert refused_field(reply)[0::2] == (413, {"file": "tooLarge"})
+    # Just over 20 MB: within the request's allowance for the form, refused by the file's size.
+    reply = await upload(base_url, admin.token, doc, content=PDF + b"%" * (20 * MB))
+    assert refused_field(reply)[0::2] == (413, {"file": "tooLarge"})
+    assert (doc, "ja") not in await listed(base_url, admin.token)
+    assert not (files_dir(server) / CLINIC / doc).exists()
 
 
 @pytest.mark.parametrize(
