@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from realtime import audit
-from realtime.changes import changing
+from realtime.changes import Change, changing
 from realtime.contract import LOCALES
 from realtime.document_content import CHUNK_BYTES, Kind, check_declared, safe_name, sniff
 from realtime.errors import FunctionError, invalid_field
@@ -36,6 +36,7 @@ from realtime.files import (
 )
 from realtime.identity import Identity
 from realtime.state import AppState
+from storage.db import AsyncSession
 from storage.models import StoredFile
 from storage.repo_files import get_file, lock_clinic_files, store_file
 from storage.types import iso, utcnow
@@ -154,6 +155,30 @@ def _detail(row: StoredFile, place: Place) -> dict[str, Any]:
     }
 
 
+async def _write(
+    session: AsyncSession,
+    change: Change,
+    row: StoredFile,
+    place: Place,
+    who: Identity,
+    address: str | None,
+    *,
+    new: bool,
+    action: str,
+) -> None:
+    """The document's row and its audit entry, in the same transaction."""
+    await store_file(session, row=row, new=new)
+    await audit.record(
+        session,
+        who,
+        change=change,
+        clinic_id=place.clinic_id,
+        action=action,
+        detail=_detail(row, place),
+        address=address,
+    )
+
+
 async def commit_upload(
     state: AppState, who: Identity, place: Place, file: Incoming, title: str, address: str | None
 ) -> StoredFile:
@@ -172,15 +197,15 @@ async def commit_upload(
                 target.parent.mkdir(parents=True, exist_ok=True)
                 await asyncio.to_thread(os.replace, file.temp, target)
                 moved = target
-                await store_file(session, row=row, new=replaced is None)
-                await audit.record(
+                await _write(
                     session,
+                    change,
+                    row,
+                    place,
                     who,
-                    change=change,
-                    clinic_id=place.clinic_id,
+                    address,
+                    new=replaced is None,
                     action=audit.DOCUMENT_UPLOAD,
-                    detail=_detail(row, place),
-                    address=address,
                 )
         except BaseException:
             if moved is not None:  # not committed: the new generation never existed
@@ -203,15 +228,8 @@ async def retire(state: AppState, who: Identity, place: Place, address: str | No
         if row.retired_at is None:
             row.retired_at = utcnow()
             row.metageneration += 1
-            await store_file(session, row=row, new=False)
-            await audit.record(
-                session,
-                who,
-                change=change,
-                clinic_id=place.clinic_id,
-                action=audit.DOCUMENT_RETIRE,
-                detail=_detail(row, place),
-                address=address,
+            await _write(
+                session, change, row, place, who, address, new=False, action=audit.DOCUMENT_RETIRE
             )
     return row
 
