@@ -10,7 +10,7 @@ import secrets
 import pytest
 from playwright.async_api import Browser, Page, ViewportSize, expect
 
-from tests.e2e.test_accessibility import assert_accessible
+from tests.e2e.test_accessibility import AGREE, assert_accessible, signed_in_context
 from tests.support.browser import signed_in
 from tests.support.clients import sign_in
 from tests.support.server import ROOT, ServerProcess
@@ -130,3 +130,30 @@ async def test_an_admin_uploads_and_retires_a_document(
         await shot(page, f"downloads-retired-{lang}-{name}")
     finally:
         await page.context.close()
+
+
+CONSENT_LINK = {
+    "ja": "同意書をダウンロード（閲覧・印刷用）",
+    "en": "Download the consent form to read or print",
+}
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+async def test_the_consent_step_links_the_consent_form_in_the_persons_language(
+    browser: Browser, sqlite_server: ServerProcess, lang: str
+) -> None:
+    base = sqlite_server.url
+    context, _person = await signed_in_context(browser, base, lang)
+    try:
+        page = await context.new_page()
+        await page.goto(base + "/b/clinic")
+        await expect(page.get_by_role("button", name=AGREE[lang])).to_be_visible(timeout=15_000)
+        link = page.get_by_role("link", name=CONSENT_LINK[lang])
+        await expect(link).to_have_attribute("href", f"/downloads/demo-clinic/consent-form/{lang}")
+        await page.wait_for_timeout(350)
+        await assert_accessible(page, f"/b/clinic consent gate with its link ({lang})")
+        await shot(page, f"consent-gate-link-{lang}")
+        await link.click()
+        await expect(page.locator(".download-card")).to_be_visible(timeout=15_000)
+    finally:
+        await context.close()
