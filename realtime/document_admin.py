@@ -209,7 +209,7 @@ async def commit_upload(
                 )
         except BaseException:
             if moved is not None:  # not committed: the new generation never existed
-                moved.unlink(missing_ok=True)
+                await asyncio.to_thread(shutil.rmtree, moved.parent, ignore_errors=True)
             raise
     if replaced is not None:
         old = generation_dir(root, place.path, replaced)

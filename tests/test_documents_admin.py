@@ -16,7 +16,9 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 import pytest_asyncio
+from sqlalchemy import text
 
+from storage.db import open_database
 from tests.support.clients import Account, call_http, sign_in
 from tests.support.server import ServerProcess
 from tests.test_staff_audit import other_staff  # noqa: F401  (a fixture)
@@ -204,6 +206,69 @@ async def test_a_retired_document_is_gone_for_clients_listed_for_admins_and_come
     assert back.json()["data"]["generation"] == 2
     assert (await served(base_url, doc)).content == png()
     assert (await retire(base_url, admin.token, new_doc())).status_code == 404
+
+
+def refusing_statements(url: str, doc: str) -> tuple[list[str], list[str]]:
+    """Triggers that make the database refuse any write of `doc`'s row, and their removal."""
+    name = f"refuse_{doc.replace('-', '_')}"
+    match = f"NEW.full_path LIKE '{CLINIC}/{doc}/%'"
+    if url.startswith("postgresql"):
+        return [
+            f"CREATE FUNCTION {name}() RETURNS trigger AS $$ BEGIN "
+            "RAISE EXCEPTION 'refused by the test'; END $$ LANGUAGE plpgsql",
+            f"CREATE TRIGGER {name} BEFORE INSERT OR UPDATE ON stored_files FOR EACH ROW "
+            f"WHEN ({match}) EXECUTE FUNCTION {name}()",
+        ], [f"DROP TRIGGER {name} ON stored_files", f"DROP FUNCTION {name}()"]
+    return [
+        f"CREATE TRIGGER {name}_{event} BEFORE {event} ON stored_files WHEN {match} "
+        "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+        for event in ("INSERT", "UPDATE")
+    ], [f"DROP TRIGGER {name}_{event}" for event in ("INSERT", "UPDATE")]
+
+
+async def run_statements(url: str, statements: list[str]) -> None:
+    db = open_database(url)
+    try:
+        async with db.write() as session:
+            for statement in statements:
+                await (await session.connection()).execute(text(statement))
+    finally:
+        await db.close()
+
+
+async def test_a_replacement_the_database_refuses_leaves_the_old_document_whole(
+    base_url: str, admin: Account, server: ServerProcess
+) -> None:
+    """The new bytes are moved into place inside the transaction: when it does not commit,
+    they are removed, and the old file, row and log stay as they were."""
+    doc = new_doc()
+    assert (await upload(base_url, admin.token, doc)).status_code == 200
+    etag = (await served(base_url, doc)).headers["etag"]
+    url = server.env["DATABASE_URL"]
+    install, remove = refusing_statements(url, doc)
+    await run_statements(url, install)
+    try:
+        failed = await upload(
+            base_url, admin.token, doc, name="b.txt", content=b"new\n", content_type="text/plain"
+        )
+        first = await upload(base_url, admin.token, new_doc() + "x", content=PDF)  # others go on
+    finally:
+        await run_statements(url, remove)
+    assert failed.status_code == 500 and failed.json()["error"]["status"] == "INTERNAL"
+    assert first.status_code == 200
+    content = await served(base_url, doc)
+    assert (content.status_code, content.content, content.headers["etag"]) == (200, PDF, etag)
+    assert (await listed(base_url, admin.token))[(doc, "ja")]["generation"] == 1
+    kept = sorted(p.name for p in (files_dir(server) / CLINIC / doc / "ja").iterdir())
+    assert kept == ["1"]
+    assert list((files_dir(server) / ".incoming").glob("*")) == []
+    assert [e["action"] for e in await audit_entries(base_url, admin.token, doc)] == [
+        "document.upload"
+    ]
+    again = await upload(
+        base_url, admin.token, doc, name="b.txt", content=b"new\n", content_type="text/plain"
+    )
+    assert again.status_code == 200 and again.json()["data"]["generation"] == 2
 
 
 async def _raw_exchange(base_url: str, head: str, body: bytes = b"") -> tuple[int, float]:
