@@ -421,6 +421,13 @@ async def test_others_are_refused_before_the_body_is_read(
         status, took = await _raw_exchange(base_url, _head(path, token, 10 * MB, server.port))
         assert (status, took < 2) == (expected, True)
     assert (await upload(base_url, None, doc)).status_code == 401
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        reply = await http.post(
+            "/dev/token", json={"data": {"email": ADMIN, "secondFactor": False}}
+        )
+    before_second_factor = await upload(base_url, reply.json()["data"]["token"], doc)
+    assert before_second_factor.status_code == 401
+    assert before_second_factor.json()["error"]["details"] == {"secondFactor": "required"}
     assert (await upload(base_url, counselor.token, doc)).status_code == 403
     assert (await upload(base_url, other_staff.token, doc, clinic=CLINIC)).status_code == 403
     assert (await retire(base_url, counselor.token, "consent-form")).status_code == 403
