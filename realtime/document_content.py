@@ -18,12 +18,15 @@ import puremagic
 from realtime.bodies import BodyTooLarge
 from realtime.contract import MAX_DOCUMENT_BYTES
 from realtime.errors import FunctionError
+from realtime.files import content_disposition
 from realtime.text import is_control
 
 HEAD_BYTES = 8192  # what the signature and markup checks read
 CHUNK_BYTES = 1 << 16
 MAX_NAME_CHARS = 120
 MAX_TITLE_CHARS = 120
+# The stored_files.content_disposition column's length.
+MAX_DISPOSITION_CHARS = 300
 # Text documents keep line breaks, tabs and form feeds; every other control character means
 # the file is not plain text.
 TEXT_KEEPS = frozenset("\n\r\t\f\ufeff")
@@ -150,15 +153,18 @@ def _extension(name: str) -> str:
 def safe_name(raw: str | None, kind: Kind, fallback: str) -> str:
     """The file name as stored and offered for download: the last path part, NFC, without
     control or reserved characters, no leading dot, at most MAX_NAME_CHARS, ending in an
-    extension of its kind (`fallback` when nothing is left)."""
+    extension of its kind (`fallback` when nothing is left), and short enough that its
+    Content-Disposition (percent-encoded: 9 characters a kanji) fits its column."""
     base = (raw or "").replace("\\", "/").rsplit("/", 1)[-1]
     base = unicodedata.normalize("NFC", base)
     base = "".join(c for c in base if not is_control(c) and c not in NAME_REFUSES)
     base = " ".join(base.split()).strip(" .")
     extension = _extension(base) or kind.extensions[0]
     stem = base[: -len(extension)] if base.lower().endswith(extension) else base
-    stem = stem.strip(" .")[: MAX_NAME_CHARS - len(extension)] or fallback
-    return f"{stem}{extension}"
+    stem = stem.strip(" .")[: MAX_NAME_CHARS - len(extension)]
+    while stem and len(content_disposition(f"{stem}{extension}")) > MAX_DISPOSITION_CHARS:
+        stem = stem[:-1].rstrip(" .")
+    return f"{stem or fallback}{extension}"
 
 
 def clean_title(value: object) -> str:

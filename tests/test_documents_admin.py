@@ -149,6 +149,16 @@ async def test_an_upload_is_served_listed_and_audited(base_url: str, admin: Acco
     }
 
 
+async def test_a_long_japanese_file_name_is_shortened_to_fit(base_url: str, admin: Account) -> None:
+    doc = new_doc()
+    reply = await upload(base_url, admin.token, doc, name="遺伝カウンセリング同意書" * 8 + ".pdf")
+    assert reply.status_code == 200, reply.text
+    name = reply.json()["data"]["name"]
+    assert name.startswith("遺伝カウンセリング同意書") and name.endswith(".pdf")
+    content = await served(base_url, doc)
+    assert content.status_code == 200 and len(content.headers["content-disposition"]) <= 300
+
+
 async def test_a_replacement_raises_the_generation_and_serves_the_new_bytes(
     base_url: str, admin: Account, server: ServerProcess
 ) -> None:
