@@ -27,6 +27,13 @@ const serverPathPrefixes = (
 const devProxy: Record<string, ProxyOptions> = Object.fromEntries(
   serverPathPrefixes.map((prefix) => [prefix, { target: apiTarget, changeOrigin: false, ws: prefix === '/socket.io/' }]),
 );
+// A clinic document's upload and retirement are POSTs under the staff screen's path
+// (realtime/document_routes.py); a GET there stays the client's.
+devProxy['/staff/documents/'] = {
+  target: apiTarget,
+  changeOrigin: false,
+  bypass: (request) => (request.method === 'POST' ? undefined : request.url),
+};
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),

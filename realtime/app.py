@@ -15,6 +15,7 @@ import realtime.functions  # noqa: F401  (registers every callable)
 from realtime.bodies import LimitBodies
 from realtime.booking.caches import BookingCaches
 from realtime.collections import collections
+from realtime.document_routes import UPLOAD_BODY, document_routes
 from realtime.files import store_demo_documents
 from realtime.http import EXCEPTION_HANDLERS, routes
 from realtime.jobs import run_forever
@@ -92,8 +93,12 @@ def create_app(settings: Settings | None = None) -> Any:
         if state.redis is not None:
             await state.redis.aclose()
 
-    web = Starlette(routes=routes(state), lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+    web = Starlette(
+        routes=document_routes() + routes(state),
+        lifespan=lifespan,
+        exception_handlers=EXCEPTION_HANDLERS,
+    )
     web.state.app = state
     https = settings.public_url.startswith("https://")
-    guarded = SecurityHeaders(LimitBodies(web), https=https)
+    guarded = SecurityHeaders(LimitBodies(web, larger=[UPLOAD_BODY]), https=https)
     return socketio.ASGIApp(sio, other_asgi_app=guarded)

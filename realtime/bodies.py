@@ -3,9 +3,13 @@
 `LimitBodies` wraps the HTTP app so that no route can read more than the limit: a declared
 `Content-Length` over it is refused before anything is read, and a chunked body is counted
 as it arrives and refused the moment it passes the limit (docs/protocol.md, "Callables").
+The one larger body is a clinic document's upload (`Larger`: its path prefix, its limit and
+its own refusal naming the file).
 """
 
 import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -25,12 +29,16 @@ TOO_DEEP_MESSAGE = f"The body nests deeper than {MAX_JSON_DEPTH} levels."
 
 class BodyTooLarge(FunctionError):
     """INVALID_ARGUMENT in the error format, answered with HTTP 413 (no contract status
-    maps to 413; INVALID_ARGUMENT keeps clients from retrying it)."""
+    maps to 413; INVALID_ARGUMENT keeps clients from retrying it). `field` is what was too
+    large (`body`, or an upload's `file`), `code` a message key the client words itself."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            "INVALID_ARGUMENT", TOO_LARGE_MESSAGE, {"fields": {"body": TOO_LARGE_MESSAGE}}
-        )
+    def __init__(
+        self, message: str = TOO_LARGE_MESSAGE, field: str = "body", code: str | None = None
+    ) -> None:
+        details: dict[str, Any] = {"fields": {field: message}}
+        if code is not None:
+            details["codes"] = {field: code}
+        super().__init__("INVALID_ARGUMENT", message, details)
 
     @property
     def http_status(self) -> int:
@@ -47,12 +55,12 @@ def declared_length(scope: Scope) -> int | None:
     return None
 
 
-def too_large_response() -> list[Message]:
+def too_large_response(error: BodyTooLarge) -> list[Message]:
     """The 413 as ASGI messages. The connection stays open: uvicorn discards the rest of the
     body without keeping it (closing now would reset the connection under the client before
     it reads the answer), and the request read deadline (realtime/connections.py) ends a
     body that never stops."""
-    body = json.dumps(BodyTooLarge().to_wire()).encode()
+    body = json.dumps(error.to_wire()).encode()
     return [
         {
             "type": "http.response.start",
@@ -66,20 +74,41 @@ def too_large_response() -> list[Message]:
     ]
 
 
-class LimitBodies:
-    """ASGI middleware: no request body over `limit` bytes is ever held in memory."""
+@dataclass(frozen=True)
+class Larger:
+    """A POST route under `prefix` whose body may reach `limit` bytes, refused by `refusal`."""
 
-    def __init__(self, app: ASGIApp, limit: int = MAX_MESSAGE_BYTES) -> None:
+    prefix: str
+    limit: int
+    refusal: Callable[[], BodyTooLarge]
+
+
+class LimitBodies:
+    """ASGI middleware: no request body over `limit` bytes (or a `Larger` route's) is ever
+    held in memory."""
+
+    def __init__(
+        self, app: ASGIApp, limit: int = MAX_MESSAGE_BYTES, larger: Sequence[Larger] = ()
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.larger = tuple(larger)
+
+    def _limit_of(self, scope: Scope) -> tuple[int, Callable[[], BodyTooLarge]]:
+        path = scope.get("path", "")
+        for route in self.larger:
+            if scope.get("method") == "POST" and path.startswith(route.prefix):
+                return route.limit, route.refusal
+        return self.limit, BodyTooLarge
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit, refusal = self._limit_of(scope)
         length = declared_length(scope)
-        if length is not None and length > self.limit:
-            for message in too_large_response():
+        if length is not None and length > limit:
+            for message in too_large_response(refusal()):
                 await send(message)
             return
         received = 0
@@ -89,14 +118,14 @@ class LimitBodies:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
-                    raise BodyTooLarge()
+                if received > limit:
+                    raise refusal()
             return message
 
         try:
             await self.app(scope, capped_receive, send)
-        except BodyTooLarge:  # not answered by the app: answer here (nothing was sent yet)
-            for message in too_large_response():
+        except BodyTooLarge as error:  # not answered by the app: answer here (nothing sent yet)
+            for message in too_large_response(error):
                 await send(message)
 
 

@@ -12,6 +12,8 @@ LOCALES: Final[tuple[str, ...]] = tuple(_CONTRACT["locales"])
 DEFAULT_LOCALE: Final[str] = _CONTRACT["defaultLocale"]
 ERROR_STATUSES: Final[dict[str, int]] = dict(_CONTRACT["errorStatuses"])
 MAX_MESSAGE_BYTES: Final[int] = int(_CONTRACT["maxMessageBytes"])
+# The largest clinic document an administrator may upload (realtime/document_content.py).
+MAX_DOCUMENT_BYTES: Final[int] = int(_CONTRACT["maxDocumentBytes"])
 # Paths the Python server answers itself (never the client's routes); the Vite dev server
 # proxies the same list (client/vite.config.ts).
 SERVER_PATH_PREFIXES: Final[tuple[str, ...]] = tuple(_CONTRACT["serverPathPrefixes"])

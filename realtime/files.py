@@ -2,8 +2,10 @@
 stored-file metadata of docs/product.md ("Records and their fields") in the `stored_files`
 table.
 
-Layout on disk: <FILES_DIR>/<clinicId>/<docId>/<locale>/<name>. The path segments are
-checked against the same pattern as every other id, so no request can leave the directory.
+Layout on disk: <FILES_DIR>/<clinicId>/<docId>/<locale>/<generation>/<name>. The path
+segments are checked against the same pattern as every other id, so no request can leave the
+directory. Each generation has its own place, so a replacement is written beside the file it
+replaces and the row's commit alone decides which one is served (realtime/document_admin.py).
 """
 
 import base64
@@ -52,9 +54,6 @@ async def save(
     path = full_path(clinic_id, doc_id, locale)
     if path is None or "/" in name or name.startswith("."):
         raise ValueError("invalid document path")
-    target = root / path / name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(content)
     now = utcnow()
     row = await get_file(session, path=path)
     new = row is None
@@ -78,6 +77,9 @@ async def save(
     row.content_disposition = content_disposition(name)
     row.content_language = locale
     row.custom_metadata = custom_metadata
+    target = file_on_disk(root, row)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(content)
     await store_file(session, row=row, new=new)
     return row
 
@@ -104,7 +106,11 @@ def metadata(row: StoredFile) -> dict[str, Any]:
 
 
 def file_on_disk(root: Path, row: StoredFile) -> Path:
-    return root / row.full_path / row.name
+    return generation_dir(root, row.full_path, row.generation) / row.name
+
+
+def generation_dir(root: Path, path: str, generation: int) -> Path:
+    return root / path / str(generation)
 
 
 async def store_demo_documents(session: AsyncSession, root: Path) -> None:

@@ -20,6 +20,7 @@ from realtime.client_routes import is_client_route
 from realtime.contract import DEFAULT_LOCALE, LOCALES, SERVER_PATH_PREFIXES
 from realtime.cross_site import refuse_cross_site
 from realtime.dispatch import CallContext, dispatch
+from realtime.document_admin import NO_SUCH_DOCUMENT, RETIRED_MESSAGE
 from realtime.errors import DEPENDENCY_ERRORS, FunctionError, invalid_field, unexpected_error
 from realtime.files import file_on_disk, full_path, metadata
 from realtime.functions.staff import export_intake, export_questionnaire
@@ -83,13 +84,19 @@ EXCEPTION_HANDLERS: dict[Any, Any] = {
 }
 
 
-async def identity_of(request: Request) -> Identity | None:
-    """The caller: a bearer token, else the session cookie (on a request our client sent)."""
+async def identity_of(request: Request, *, form_upload: bool = False) -> Identity | None:
+    """The caller: a bearer token, else the session cookie (on a request our client sent;
+    `form_upload`: a multipart upload from our own origin counts as one)."""
     state = state_of(request)
     bearer = bearer_from_headers(request.headers)
     token = bearer or cookie_token(request.headers.get("cookie"))
     if bearer is None and token is not None:
-        refuse_cross_site(request.method, request.headers, state.settings.allowed_origins)
+        refuse_cross_site(
+            request.method,
+            request.headers,
+            state.settings.allowed_origins,
+            form_upload=form_upload,
+        )
     return await resolve(state, token)
 
 
@@ -310,7 +317,9 @@ async def stored_file(request: Request) -> Response:
     async with state.db.read() as session:
         row = await get_file(session, path=path) if path else None
     if row is None or not file_on_disk(state.settings.files_dir, row).exists():
-        return error_response(FunctionError("NOT_FOUND", "No such document."))
+        return error_response(FunctionError("NOT_FOUND", NO_SUCH_DOCUMENT))
+    if row.retired_at is not None:  # 410 Gone: the page can say it is no longer available
+        return JSONResponse(FunctionError("NOT_FOUND", RETIRED_MESSAGE).to_wire(), status_code=410)
     if request.url.path.endswith("/metadata"):
         return JSONResponse({"data": metadata(row)})
     etag = f'"{row.md5_hash}"'

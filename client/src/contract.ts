@@ -59,6 +59,8 @@ export const defaultLocaleName: string = contractJson.defaultLocale;
 export const functionTimeoutMs: number = contractJson.functionTimeoutMs;
 export const retryHttpStatuses: ReadonlySet<number> = new Set(contractJson.retryHttpStatuses);
 export const serviceAliases: readonly string[] = contractJson.serviceAliases;
+/** The largest clinic document an administrator may upload (bytes). */
+export const maxDocumentBytes: number = contractJson.maxDocumentBytes;
 
 /**
  * Every path the client routes, in react-router syntax (contract.json "clientRoutes"; the

@@ -64,6 +64,7 @@ const staffScreens: RouteObject[] = [
   { path: clientRoute('/staff/appointments/:appointmentId'), lazy: screen(() => import('./staff/AppointmentScreen')) },
   { path: clientRoute('/staff/audit'), lazy: screen(() => import('./staff/AuditScreen')) },
   { path: clientRoute('/staff/team'), lazy: screen(() => import('./staff/TeamScreen')) },
+  { path: clientRoute('/staff/documents'), lazy: screen(() => import('./staff/DocumentsScreen')) },
 ];
 
 export const routes: RouteObject[] = [

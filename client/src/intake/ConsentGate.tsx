@@ -8,6 +8,7 @@ import type { Locale } from '../i18n/locale';
 import { definition } from './index';
 import { callFunction, errorMessageKey } from '../realtime';
 import { ErrorText } from '../components/FieldParts';
+import { ClinicDocumentLink, useBookingClinicId } from '../components/ClinicDocumentLink';
 
 export interface ConsentGateProps {
   appointmentId: string;
@@ -21,6 +22,7 @@ export function ConsentGate({ appointmentId, version, locale, onGiven }: Consent
   const headingId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const clinicId = useBookingClinicId();
   const text = version === null ? undefined : definition.consent[version];
   if (version === null || text === undefined) {
     return (
@@ -33,6 +35,7 @@ export function ConsentGate({ appointmentId, version, locale, onGiven }: Consent
     <section className="card consent" aria-labelledby={headingId}>
       <h2 id={headingId}>{text.title[locale]}</h2>
       <p>{text.purpose[locale]}</p>
+      <ClinicDocumentLink clinicId={clinicId} document="consent-form" />
       <p className="hint">{t('intake:consent.version', { version })}</p>
       {error !== null && <ErrorText>{error}</ErrorText>}
       <button

@@ -69,6 +69,26 @@ describe('downloads', () => {
     expect(screen.getByRole('link', { name: 'Back to the start page' })).toBeTruthy();
   });
 
+  it('a retired document says plainly it is no longer available, with nothing to download', async () => {
+    fakeServer({
+      '/files/demo-clinic/brochure/ja/metadata': () => refuse('NOT_FOUND', 410, 'This document is no longer available.'),
+    });
+    view = renderApp('/downloads/demo-clinic/brochure/ja', { locale: 'ja' });
+    const notice = await screen.findByText('この文書は現在提供していません。最新の資料はクリニックにお問い合わせください。');
+    expect(notice.getAttribute('role')).toBe('status');
+    expect(screen.queryByRole('link', { name: /ダウンロード/ })).toBeNull();
+    expect(screen.queryByRole('heading', { level: 1, name: 'ページが見つかりません' })).toBeNull();
+  });
+
+  it('a title given by the clinic heads the document', async () => {
+    fakeServer({
+      '/files/demo-clinic/consent-form/en/metadata': () => json({ data: { ...metadata, customMetadata: { title: 'Consent form (2nd ed.)' } } }),
+    });
+    view = renderApp('/downloads/demo-clinic/consent-form/en');
+    await screen.findByRole('heading', { level: 2, name: 'Consent form (2nd ed.)' });
+    expect(screen.getByRole('link', { name: 'Download consent-form.txt' })).toBeTruthy();
+  });
+
   it('another failure says so and offers to try again', async () => {
     let calls = 0;
     fakeServer({
@@ -98,12 +118,14 @@ describe('downloads helpers', () => {
   it('reads the metadata reply', () => {
     expect(parseMetadata({ data: metadata })).toEqual({
       name: 'consent-form.txt',
+      title: null,
       size: 2_560,
       contentType: 'text/plain; charset=utf-8',
       contentLanguage: 'en',
       updated: '2026-11-20T03:00:00.000Z',
     });
     expect(parseMetadata({ data: { ...metadata, size: '12' } })?.size).toBe(12);
+    expect(parseMetadata({ data: { ...metadata, customMetadata: { title: '同意書 第2版' } } })?.title).toBe('同意書 第2版');
     expect(parseMetadata({ error: {} })).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 /**
  * /downloads/:clinicId/:docId/:locale: one clinic document (docs/protocol.md "Clinic
  * documents"). Its metadata (`GET /files/.../metadata`) gives the name, size, type and date
- * shown; the link downloads `/files/...` (an attachment). A document that does not exist shows
- * the not-found page.
+ * shown (its title, when the clinic gave one); the link downloads `/files/...` (an attachment).
+ * A document that does not exist shows the not-found page; one the clinic retired (410) says
+ * plainly that it is no longer available.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,6 +24,7 @@ import { ErrorText } from '../components/FieldParts';
 /** The part of the stored-file metadata (docs/product.md "Records and their fields") this page shows. */
 export interface FileMetadata {
   name: string;
+  title: string | null;
   size: number;
   contentType: string | null;
   contentLanguage: string | null;
@@ -36,8 +38,10 @@ export function parseMetadata(body: unknown): FileMetadata | null {
   if (!isRecord(data) || typeof data.name !== 'string') return null;
   const size = typeof data.size === 'number' ? data.size : Number(data.size);
   if (!Number.isFinite(size) || size < 0) return null;
+  const custom = isRecord(data.customMetadata) ? data.customMetadata : {};
   return {
     name: data.name.split('/').pop() ?? data.name,
+    title: optionalText(custom.title),
     size,
     contentType: optionalText(data.contentType),
     contentLanguage: optionalText(data.contentLanguage),
@@ -45,9 +49,16 @@ export function parseMetadata(body: unknown): FileMetadata | null {
   };
 }
 
+const encodedParts = (clinicId: string, docId: string, locale: string) => [clinicId, docId, locale].map(encodeURIComponent).join('/');
+
 /** The file's URL: each part encoded. */
 export function fileUrl(clinicId: string, docId: string, locale: string): string {
-  return `/files/${[clinicId, docId, locale].map(encodeURIComponent).join('/')}`;
+  return `/files/${encodedParts(clinicId, docId, locale)}`;
+}
+
+/** This page's path for a document. */
+export function downloadsPath(clinicId: string, docId: string, locale: string): string {
+  return `/downloads/${encodedParts(clinicId, docId, locale)}`;
 }
 
 /** 1234 -> "1.2 KB" ("1.2 KB" in ja too; bytes below 1 KB), in the locale's number format. */
@@ -69,9 +80,9 @@ export function formatSize(bytes: number, locale: Locale): string {
   }).format(bytes / factor);
 }
 
-type Kind = 'pdf' | 'text' | 'word' | 'image' | 'other';
+export type Kind = 'pdf' | 'text' | 'word' | 'image' | 'other';
 
-function kindOf(contentType: string | null): Kind {
+export function kindOf(contentType: string | null): Kind {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'application/pdf') return 'pdf';
   if (type.startsWith('text/')) return 'text';
@@ -84,9 +95,13 @@ type Load =
   | { status: 'loading'; key: string }
   | { status: 'ready'; key: string; file: FileMetadata }
   | { status: 'missing'; key: string }
+  | { status: 'retired'; key: string }
   | { status: 'failed'; key: string; error: unknown };
 
-async function loadMetadata(url: string, signal: AbortSignal): Promise<FileMetadata | 'missing'> {
+/** HTTP 410: the clinic retired the document (docs/protocol.md "Clinic documents"). */
+const GONE = 410;
+
+export async function loadMetadata(url: string, signal: AbortSignal): Promise<FileMetadata | 'missing' | 'retired'> {
   let response: Response;
   try {
     response = await fetch(`${url}/metadata`, { signal, headers: { Accept: 'application/json' } });
@@ -96,6 +111,7 @@ async function loadMetadata(url: string, signal: AbortSignal): Promise<FileMetad
   }
   const body: unknown = await response.json().catch(() => null);
   if (response.status === 404) return 'missing';
+  if (response.status === GONE) return 'retired';
   if (!response.ok) throw errorFromWire(body, response.status) ?? new FunctionsError(codeForHttpStatus(response.status), 'HTTP error');
   const file = parseMetadata(body);
   if (file === null) throw new FunctionsError('internal', 'Response is missing data field.');
@@ -115,7 +131,7 @@ export default function Downloads() {
     const controller = new AbortController();
     loadMetadata(url, controller.signal).then(
       (result) => {
-        setLoad(result === 'missing' ? { status: 'missing', key } : { status: 'ready', key, file: result });
+        setLoad(typeof result === 'string' ? { status: result, key } : { status: 'ready', key, file: result });
       },
       (error: unknown) => {
         if (!controller.signal.aborted) setLoad({ status: 'failed', key, error });
@@ -138,6 +154,11 @@ export default function Downloads() {
   return (
     <Screen title={t('routes:downloads.title')} lead={t('screens:downloads.lead')}>
       {current.status === 'loading' && <Loading />}
+      {current.status === 'retired' && (
+        <p className="notice" role="status">
+          {t('screens:clinicDocuments.retired')}
+        </p>
+      )}
       {current.status === 'failed' && (
         <div className="card">
           <ErrorText>{t(errorMessageKey(current.error))}</ErrorText>
@@ -156,7 +177,7 @@ export default function Downloads() {
       )}
       {current.status === 'ready' && (
         <div className="card download-card">
-          <h2>{current.file.name}</h2>
+          <h2>{current.file.title ?? current.file.name}</h2>
           <dl className="file-facts">
             <div>
               <dt>{t('screens:downloads.size')}</dt>

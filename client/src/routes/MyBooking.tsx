@@ -26,6 +26,7 @@ import { startAgainOffer } from '../booking/ended';
 import { START_AGAIN_PATH, StartAgainChoice } from '../booking/StartAgain';
 import { useMyAppointments } from '../booking/useMyAppointments';
 import { useServiceNames } from '../booking/useServiceNames';
+import { ClinicDocumentLink } from '../components/ClinicDocumentLink';
 import { ErrorText } from '../components/FieldParts';
 import { Loading } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
@@ -231,6 +232,7 @@ export default function MyBooking() {
           </p>
         )}
         {calendarEvent !== null && <AddToCalendar appointmentId={shown.id} event={calendarEvent} />}
+        <ClinicDocumentLink clinicId={shown.clinicId} document="brochure" />
         <div className="actions my-booking-actions">
           {changeable && (
             <Link className="my-booking-reschedule" to={reschedulePath(shown.id)}>
