@@ -255,7 +255,7 @@ class Vacancies:
             version=version,
             now=now,
         )
-        return Loaded(DocMeta(None, clinic.id), month_data(clinic, times, now), version)
+        return Loaded(DocMeta(None, clinic.id), month_data(clinic, service, times, now), version)
 
     async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
         """From the path alone (no query): the rule of vacancies reads none of it."""

@@ -278,7 +278,7 @@ async def _data(
         version=version,
         now=now,
     )
-    return month_data(clinic, times, now)
+    return month_data(clinic, service, times, now)
 
 
 async def publish_feed(state: AppState, *, clinic_id: str) -> None:
