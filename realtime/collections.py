@@ -222,7 +222,7 @@ class Appointments(Rows):
         code = changes.get(CODE_PATH)
         if isinstance(code, str) and code:
             params = {"clinic_id": row["clinic_id"], "code": code}
-            if statements.scalar(ACTIVE_CODE_NAME, params) is None:
+            if statements.row(ACTIVE_CODE_NAME, params) is None:
                 raise unknown_code(CODE_PATH)
 
     def apply(self, row: Row, path: str, value: Any) -> str:
