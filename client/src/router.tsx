@@ -63,6 +63,8 @@ const staffScreens: RouteObject[] = [
   { path: clientRoute('/staff/second-factor'), lazy: screen(() => import('./staff/SecondFactorScreen')) },
   { path: clientRoute('/staff/appointments/:appointmentId'), lazy: screen(() => import('./staff/AppointmentScreen')) },
   { path: clientRoute('/staff/audit'), lazy: screen(() => import('./staff/AuditScreen')) },
+  { path: clientRoute('/staff/services'), lazy: screen(() => import('./staff/ServicesScreen')) },
+  { path: clientRoute('/staff/codes'), lazy: screen(() => import('./staff/CodesScreen')) },
 ];
 
 export const routes: RouteObject[] = [
