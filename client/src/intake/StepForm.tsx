@@ -347,9 +347,11 @@ export function StepForm({ step, intake, prefill, remoteCheck }: StepFormProps) 
       }}
     >
       <ShownFields fields={step.fields} scope={scopeOf(answered, category)} render={renderControl} markPaths />
-      <p role="status" className="remote-note">
-        {remoteNote}
-      </p>
+      {remoteCheck !== undefined && (
+        <p role="status" className="remote-note">
+          {remoteNote}
+        </p>
+      )}
       {formError !== null && (
         <p role="alert" className="error-text form-error">
           {formError}
