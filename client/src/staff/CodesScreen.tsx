@@ -171,7 +171,10 @@ function CodeRow({ clinicId, row, onSaved }: { clinicId: string; row: ProviderCo
         }}
       >
         <div className="services-field">
-          <label htmlFor={inputId}>{t('codes.name')}</label>
+          <label htmlFor={inputId}>
+            {t('codes.name')}
+            <span className="visually-hidden"> ({row.code})</span>
+          </label>
           <input
             id={inputId}
             type="text"
