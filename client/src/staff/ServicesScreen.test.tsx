@@ -110,7 +110,9 @@ describe('/staff/services', () => {
 });
 
 describe('service-update input from the form', () => {
-  const read = parseService(service()) as StaffService;
+  const parsed = parseService(service());
+  if (parsed === null) throw new Error('the sample service does not parse');
+  const read: StaffService = parsed;
 
   it('turns an amount in the currency units into its smallest unit', () => {
     const form = { ...formOf(read), amount: '10.5', currency: 'usd' };
