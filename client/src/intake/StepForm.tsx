@@ -320,18 +320,25 @@ export function StepForm({ step, intake, prefill, remoteCheck }: StepFormProps) 
             context={context}
           />
         ) : (
-          <FieldControl
-            field={field}
-            path={field.path}
-            value={controlled.value}
-            onChange={controlled.onChange}
-            onBlur={controlled.onBlur}
-            required={required}
-            issue={issueAt(field.path, field)}
-            context={context}
-          >
-            {other}
-          </FieldControl>
+          <>
+            <FieldControl
+              field={field}
+              path={field.path}
+              value={controlled.value}
+              onChange={controlled.onChange}
+              onBlur={controlled.onBlur}
+              required={required}
+              issue={issueAt(field.path, field)}
+              context={context}
+            >
+              {other}
+            </FieldControl>
+            {field.path === checkedPath && (
+              <p role="status" className="remote-note">
+                {remoteNote}
+              </p>
+            )}
+          </>
         )
       }
     />
@@ -347,11 +354,6 @@ export function StepForm({ step, intake, prefill, remoteCheck }: StepFormProps) 
       }}
     >
       <ShownFields fields={step.fields} scope={scopeOf(answered, category)} render={renderControl} markPaths />
-      {remoteCheck !== undefined && (
-        <p role="status" className="remote-note">
-          {remoteNote}
-        </p>
-      )}
       {formError !== null && (
         <p role="alert" className="error-text form-error">
           {formError}

@@ -118,7 +118,7 @@ function AddCode({ clinicId, known, onSaved }: { clinicId: string; known: readon
       </div>
       {failure !== null && <ErrorText>{t(failure)}</ErrorText>}
       <div className="services-actions">
-        <button type="submit" disabled={formState.isSubmitting}>
+        <button type="submit" className="primary" disabled={formState.isSubmitting}>
           {t('codes.add')}
         </button>
         <p role="status" className="hint">

@@ -160,7 +160,7 @@ function ServiceEditor({ clinicId, service, onSaved }: { clinicId: string; servi
       {outcome?.kind === 'stale' && <ErrorText>{t('services.stale')}</ErrorText>}
       {outcome?.kind === 'failed' && <ErrorText>{t(outcome.key)}</ErrorText>}
       <div className="services-actions">
-        <button type="submit" disabled={formState.isSubmitting}>
+        <button type="submit" className="primary" disabled={formState.isSubmitting}>
           {t('services.save')}
         </button>
         <p role="status" className="hint">
