@@ -13,7 +13,8 @@ from tests.conftest import unique_email
 from tests.support.booking import person
 from tests.support.clients import Account, call_http, sign_in
 from tests.test_intake import refused
-from tests.test_staff_signin import ADMIN, COUNSELOR, dev_session
+from tests.test_services_admin import admin
+from tests.test_staff_signin import COUNSELOR, dev_session
 
 CLINIC = "demo-clinic"
 READ, UPDATE, CHECK = "providerCodes-read", "providerCode-update", "providerCode-check"
@@ -24,10 +25,6 @@ INVALID = "Invalid code."
 
 def new_code() -> str:
     return "".join(secrets.choice(string.ascii_uppercase + string.digits) for _ in range(4))
-
-
-async def admin(base_url: str) -> Account:
-    return await dev_session(base_url, ADMIN, second_factor=True)
 
 
 async def codes(base_url: str, token: str) -> dict[str, dict[str, Any]]:

@@ -17,7 +17,8 @@ to the furthest horizon are recorded as changed, so they are versioned, computed
 pushed to whoever follows them (realtime/changes.py). Audited as `service.update`.
 """
 
-from datetime import datetime
+from collections.abc import KeysView
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 from zoneinfo import ZoneInfo
 
@@ -129,11 +130,11 @@ def _given(request: ServiceUpdate) -> dict[str, Any]:
 
 
 def _months_to_horizon(clinic: Clinic, horizon_days: int) -> list[datetime]:
-    """One moment in each month from today (the clinic's day) to the horizon."""
+    """One moment (the 15th, noon) in each month from today (the clinic's day) to the
+    horizon: what `Claims.moments` needs to name the months."""
     zone = ZoneInfo(clinic.timezone)
     today = utcnow().astimezone(zone).date()
-    last = today.toordinal() + horizon_days
-    months = months_between(today, today.fromordinal(last))
+    months = months_between(today, today + timedelta(days=horizon_days))
     return [datetime(int(m[:4]), int(m[5:]), 15, 12, tzinfo=zone) for m in months]
 
 
@@ -172,7 +173,7 @@ async def service_update(context: CallContext, data: Any) -> dict[str, Any]:
             )
         changed = service_rules.changes(before, after)
         if changed:
-            _write(change, clinic, service, after, before)
+            _write(change, clinic, service, before, after, changed.keys())
             await bump_version(session, path=catalog_path(clinic.id))
             await audit.record(
                 session,
@@ -191,14 +192,15 @@ def _write(
     change: Change,
     clinic: Clinic,
     service: Service,
-    after: service_rules.Settings,
     before: service_rules.Settings,
+    after: service_rules.Settings,
+    changed: KeysView[str],
 ) -> None:
     """The new settings into the row, its version raised; the months whose free times they
     change recorded for the push (from today to the further of the two horizons)."""
     service_rules.apply(service, after)
     service.version += 1
-    if service_rules.changes(before, after).keys() & service_rules.SLOT_FIELDS:
+    if changed & service_rules.SLOT_FIELDS:
         horizon = max(before["horizonDays"], after["horizonDays"])
         change.claims_changed(
             Claims(

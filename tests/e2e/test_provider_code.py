@@ -8,14 +8,12 @@ import pytest
 from playwright.async_api import Browser, ViewportSize, expect
 
 from tests.e2e.test_accessibility import assert_accessible
+from tests.e2e.test_staff_appointment import LAYOUTS, SCREENSHOTS, STAFF_EMAIL
 from tests.support.booking import person
 from tests.support.browser import signed_in
 from tests.support.clients import Account, sign_in
-from tests.support.server import ROOT, ServerProcess
+from tests.support.server import ServerProcess
 from tests.test_services_admin import restored, services
-
-STAFF_EMAIL = "staff@demo-clinic.example"
-SCREENSHOTS = ROOT / "var" / "e2e-screenshots"
 
 WORDS = {
     "ja": {
@@ -45,11 +43,6 @@ WORDS = {
         "codes": "Codes of this clinic",
     },
 }
-
-LAYOUTS: list[tuple[str, str, ViewportSize, str]] = [
-    ("ja", "Asia/Tokyo", {"width": 390, "height": 844}, "phone"),
-    ("en", "America/New_York", {"width": 1366, "height": 900}, "desktop"),
-]
 
 
 @pytest.mark.parametrize(("lang", "zone", "viewport", "name"), LAYOUTS)

@@ -4,18 +4,16 @@
  * add, rename, stop or resume accepting one, each through `providerCode-update`. A counselor
  * is told the page is for administrators.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { STAFF_HOME, staffRole } from '../auth/roles';
 import { ErrorText, FieldError, describedBy } from '../components/FieldParts';
-import { Screen } from '../components/ScreenPlaceholder';
 import { isRecord } from '../isRecord';
 import { callFunction, errorMessageKey } from '../realtime';
 import { FunctionsError } from '../realtime/errors';
 import { useAppStore } from '../store';
-import { selectAuthUser, selectLocale } from '../store/selectors';
+import { selectLocale } from '../store/selectors';
+import { AdminScreen, useClinicRead } from './AdminScreen';
 import './staff.css';
 import './services.css';
 
@@ -205,25 +203,7 @@ function CodeRow({ clinicId, row, onSaved }: { clinicId: string; row: ProviderCo
 
 function CodeList({ clinicId }: { clinicId: string }) {
   const { t } = useTranslation(['staff', 'errors']);
-  const [codes, setCodes] = useState<ProviderCode[] | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  useEffect(() => {
-    let live = true;
-    callFunction('providerCodes-read', { clinicId }).then(
-      (data) => {
-        if (!live) return;
-        const parsed = parseCodes(data);
-        if (parsed === null) setFailure('errors:unknown');
-        else setCodes(parsed);
-      },
-      (error: unknown) => {
-        if (live) setFailure(errorMessageKey(error));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [clinicId]);
+  const { value: codes, setValue: setCodes, failure } = useClinicRead('providerCodes-read', clinicId, parseCodes);
   if (failure !== null) return <ErrorText>{t(failure)}</ErrorText>;
   if (codes === null) {
     return (
@@ -257,20 +237,9 @@ function CodeList({ clinicId }: { clinicId: string }) {
 
 export default function CodesScreen() {
   const { t } = useTranslation('staff');
-  const user = useAppStore(selectAuthUser);
-  const clinicId = user?.clinicId ?? null;
-  if (staffRole(user?.role) !== 'clinic_admin') {
-    return (
-      <Screen title={t('codes.title')} lead={t('codes.adminsOnly')}>
-        <p>
-          <Link to={STAFF_HOME}>{t('audit.toBoard')}</Link>
-        </p>
-      </Screen>
-    );
-  }
   return (
-    <Screen title={t('codes.title')} lead={t('codes.lead')}>
-      {clinicId === null ? <ErrorText>{t('board.noClinic')}</ErrorText> : <CodeList key={clinicId} clinicId={clinicId} />}
-    </Screen>
+    <AdminScreen title={t('codes.title')} lead={t('codes.lead')} adminsOnly={t('codes.adminsOnly')}>
+      {(clinicId) => <CodeList key={clinicId} clinicId={clinicId} />}
+    </AdminScreen>
   );
 }

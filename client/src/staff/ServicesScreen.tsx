@@ -8,16 +8,14 @@
 import { useEffect, useState } from 'react';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { STAFF_HOME, staffRole } from '../auth/roles';
 import { formatPrice } from '../booking/format';
 import { ErrorText, FieldError, describedBy } from '../components/FieldParts';
-import { Screen } from '../components/ScreenPlaceholder';
 import type { Locale } from '../i18n/locale';
 import { callFunction, errorMessageKey } from '../realtime';
 import { useAppStore } from '../store';
-import { selectAuthUser, selectLocale } from '../store/selectors';
+import { selectLocale } from '../store/selectors';
 import { currentOf, formOf, isShared, majorAmount, parseService, parseServices, refusedFields, updateOf, type FormField, type ServiceForm, type StaffService } from './services';
+import { AdminScreen, useClinicRead } from './AdminScreen';
 import './staff.css';
 import './services.css';
 
@@ -202,25 +200,7 @@ function ServiceCard({ clinicId, service, onSaved }: { clinicId: string; service
 
 function ServiceList({ clinicId }: { clinicId: string }) {
   const { t } = useTranslation(['staff', 'errors']);
-  const [services, setServices] = useState<StaffService[] | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  useEffect(() => {
-    let live = true;
-    callFunction('services-read', { clinicId }).then(
-      (data) => {
-        if (!live) return;
-        const parsed = parseServices(data);
-        if (parsed === null) setFailure('errors:unknown');
-        else setServices(parsed);
-      },
-      (error: unknown) => {
-        if (live) setFailure(errorMessageKey(error));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [clinicId]);
+  const { value: services, setValue: setServices, failure } = useClinicRead('services-read', clinicId, parseServices);
   if (failure !== null) return <ErrorText>{t(failure)}</ErrorText>;
   if (services === null) {
     return (
@@ -243,20 +223,9 @@ function ServiceList({ clinicId }: { clinicId: string }) {
 
 export default function ServicesScreen() {
   const { t } = useTranslation('staff');
-  const user = useAppStore(selectAuthUser);
-  const clinicId = user?.clinicId ?? null;
-  if (staffRole(user?.role) !== 'clinic_admin') {
-    return (
-      <Screen title={t('services.title')} lead={t('services.adminsOnly')}>
-        <p>
-          <Link to={STAFF_HOME}>{t('audit.toBoard')}</Link>
-        </p>
-      </Screen>
-    );
-  }
   return (
-    <Screen title={t('services.title')} lead={t('services.lead')}>
-      {clinicId === null ? <ErrorText>{t('board.noClinic')}</ErrorText> : <ServiceList key={clinicId} clinicId={clinicId} />}
-    </Screen>
+    <AdminScreen title={t('services.title')} lead={t('services.lead')} adminsOnly={t('services.adminsOnly')}>
+      {(clinicId) => <ServiceList key={clinicId} clinicId={clinicId} />}
+    </AdminScreen>
   );
 }
