@@ -343,8 +343,14 @@ async def test_an_edit_through_one_node_is_seen_at_once_on_the_other(
     a, b = two_nodes
     async with person(b.url, "cancer") as someone, restored(a.url, "cancer-b2b") as staff:
         assert first_start(await free_slots(someone.sock)) < datetime.now(UTC) + timedelta(days=5)
+        path = f"vacancies/{CLINIC}/cancer-b2b/{datetime.now(TOKYO).strftime('%Y-%m')}"
+        version = (await someone.sock.subscribe(path))["snapshot"]["version"]
         status, reply = await update(a.url, staff.token, "cancer-b2b", minNoticeHours=240)
         assert status == 200, reply
+        # The month followed on B is pushed by A's edit, computed with the new notice.
+        await someone.sock.wait_for_version(path, version + 1)
+        pushed = someone.sock.pushes[path][-1]["data"]["slots"]
+        assert not pushed or first_start(pushed) >= datetime.now(UTC) + timedelta(days=10)
         # B kept the clinic's services from its first read: it reads them again at once.
         assert first_start(await free_slots(someone.sock)) >= datetime.now(UTC) + timedelta(days=10)
         status, reply = await update(a.url, staff.token, "cancer-b2b", active=False)
