@@ -70,7 +70,7 @@ function ServiceEditor({ clinicId, service, onSaved }: { clinicId: string; servi
   const paid = useWatch({ control, name: 'paid' });
   const pregnancy = useWatch({ control, name: 'pregnancy' });
   const id = (field: FormField) => `service-${service.id}-${field}`;
-  const issue = (field: FormField) => (refused.includes(field) ? t(`services.problem.${field}`) : null);
+  const issue = (field: Exclude<FormField, 'paid' | 'pregnancy'>) => (refused.includes(field) ? t(`services.problem.${field}`) : null);
 
   const onValid = async (form: ServiceForm) => {
     setOutcome(null);
