@@ -236,3 +236,13 @@ export function currentOf(error: unknown): StaffService | null {
 export function isShared(error: unknown): boolean {
   return error instanceof FunctionsError && error.code === 'permission-denied' && isRecord(error.details) && error.details.reason === 'shared';
 }
+
+/** The settings of a service as `service.update`'s audit detail names them (`changes`). */
+export const SETTINGS = ['name', 'price', 'sessionMinutes', 'bufferMinutes', 'minNoticeHours', 'horizonDays', 'gestation', 'cancellation', 'active'] as const;
+export type Setting = (typeof SETTINGS)[number];
+
+/** The settings an audit entry of `service.update` says were changed, in the form's order. */
+export function changedSettings(detail: Record<string, unknown>): Setting[] {
+  const changes = detail.changes;
+  return isRecord(changes) ? SETTINGS.filter((setting) => setting in changes) : [];
+}
