@@ -18,6 +18,7 @@ from realtime.booking.feed import feed_data, feed_for
 from realtime.booking.feed_window import window_data
 from realtime.booking.slot_cache import SlotCache
 from realtime.booking.vacancies import month_data, month_days, month_times
+from realtime.intake.provider_code import CODE_PATH, unknown_code
 from realtime.intake.validate import IntakeContext
 from realtime.nested import set_nested
 from realtime.paths import EVERYONE, audit_path, feed_path, presence_path, vacancies_path
@@ -29,6 +30,7 @@ from storage.documents import ROW_ID, SERVICE_CATEGORY, row_of, row_statements
 from storage.models import Appointment, User
 from storage.repo_booking import month_look, version_of
 from storage.repo_catalog import get_clinic
+from storage.repo_provider_codes import ACTIVE_CODE_NAME
 from storage.statements import Row, Statements, run_statements
 from storage.types import iso, utcnow
 
@@ -146,6 +148,9 @@ class Rows:
         """What validating an update of this row needs (None: the generic table suffices)."""
         return None
 
+    def check_stored(self, statements: Statements, row: Row, changes: dict[str, Any]) -> None:
+        """Refuse validated values that the stored data do not allow (none by default)."""
+
     def apply(self, row: Row, path: str, value: Any) -> str:
         """Store one validated field of an update on the row; the column it changed."""
         raise NotImplementedError
@@ -211,6 +216,15 @@ class Appointments(Rows):
             status=row["status"],
         )
 
+    def check_stored(self, statements: Statements, row: Row, changes: dict[str, Any]) -> None:
+        """A provider code must be one the appointment's clinic has, active (the name is
+        read in the update's own transaction)."""
+        code = changes.get(CODE_PATH)
+        if isinstance(code, str) and code:
+            params = {"clinic_id": row["clinic_id"], "code": code}
+            if statements.row(ACTIVE_CODE_NAME, params) is None:
+                raise unknown_code(CODE_PATH)
+
     def apply(self, row: Row, path: str, value: Any) -> str:
         if path.startswith(INTAKE_PREFIX):
             row["intake"] = set_nested(row["intake"] or {}, path.split(".")[1:], value)
@@ -255,7 +269,7 @@ class Vacancies:
             version=version,
             now=now,
         )
-        return Loaded(DocMeta(None, clinic.id), month_data(clinic, times, now), version)
+        return Loaded(DocMeta(None, clinic.id), month_data(clinic, service, times, now), version)
 
     async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
         """From the path alone (no query): the rule of vacancies reads none of it."""

@@ -92,6 +92,7 @@ async def update(
             )
         context = rows.write_context(statements, row)
         changes = validate_changes(found.rule.collection, data, context)
+        rows.check_stored(statements, row, changes)
         changed = {rows.apply(row, field_path, value) for field_path, value in changes.items()}
         mark_changed(row, utcnow())
         rows.save(statements, row, changed | {"updated", "version"})

@@ -11,10 +11,18 @@ from dataclasses import dataclass
 from realtime.contract import SERVICE_ALIASES
 from realtime.errors import FunctionError, invalid_field
 from storage.db import AsyncSession
-from storage.models import Clinic
+from storage.models import Clinic, Service
 from storage.repo_catalog import clinic_offers, get_clinic
 
 DEFAULT_SERVICE_ALIAS = SERVICE_ALIASES[0]
+# A service its clinic made inactive (`service-update`): no new appointment nor hold; the
+# appointments made stay as they are.
+NOT_OFFERED_MESSAGE = "The clinic no longer offers this service."
+
+
+def require_active(service: Service) -> None:
+    if not service.active:
+        raise FunctionError("NOT_FOUND", NOT_OFFERED_MESSAGE, {"reason": "inactive"})
 
 
 @dataclass(frozen=True)

@@ -52,3 +52,9 @@ def day_stream(clinic_id: str, audience: str, day: str) -> str:
 
 def is_day_stream(room: str) -> bool:
     return room.startswith(f"bookings{INTERNAL}")
+
+
+def catalog_path(clinic_id: str) -> str:
+    """The version of a clinic's services as edited (realtime/booking/catalog.py): a key of
+    `document_versions`, never a document anyone follows."""
+    return f"catalog{INTERNAL}{clinic_id}"

@@ -64,6 +64,10 @@ class Settings(BaseSettings):
     # (docs/protocol.md "Waitlist"); not taken by then, it passes to the next.
     waitlist_offer_minutes: int = 120
     holds_per_ip: int = 600
+    # providerCode-check per person and per client IP in RATE_LIMIT_WINDOW_SECONDS: enough to
+    # correct a few typos, too few to try codes one after another.
+    code_checks_per_user: int = 20
+    code_checks_per_ip: int = 200
     meeting_base_url: str = "https://meet.jit.si/"
     # Inactivity (docs/product.md, "Behaviours across screens"): a session with no activity
     # for this long is revoked; every tab is warned when less than the warning time is left.

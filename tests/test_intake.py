@@ -122,12 +122,14 @@ CASES: list[tuple[str, Any, bool, str]] = [
     ("intake.contactInfo.phone", "０３-１２３４", True, ""),  # full-width: made half-width
     ("intake.contactInfo.phone", "+81 3 1234", False, "phone"),
     ("intake.contactInfo.phone", "03 1234 5678", False, "phone"),
-    # Provider code: 4 half-width alphanumerics, case kept.
-    ("intake.healthCareProvider.code", "Ab12", True, ""),
+    # Provider code: 4 half-width alphanumerics, case kept, and one the clinic has (DEMO).
+    ("intake.healthCareProvider.code", "DEMO", True, ""),
     ("intake.healthCareProvider.code", "AB12C", False, "providerCode"),
     ("intake.healthCareProvider.code", "ab1", False, "providerCode"),
-    ("intake.healthCareProvider.code", "ＡＢ12", True, ""),  # stored as AB12
+    ("intake.healthCareProvider.code", "ＤＥＭＯ", True, ""),  # stored as DEMO
     ("intake.healthCareProvider.code", "ab-1", False, "providerCode"),
+    ("intake.healthCareProvider.code", "demo", False, "providerCodeUnknown"),  # case-sensitive
+    ("intake.healthCareProvider.code", "ZZZZ", False, "providerCodeUnknown"),
     ("intake.healthCareProvider.patientId", "P0012x", True, ""),
     ("intake.healthCareProvider.patientId", "P-0012", False, "patientId"),
     ("intake.healthCareProvider.patientId", "P 0012", False, "patientId"),

@@ -140,14 +140,14 @@ async def test_saved_values_are_the_normalised_ones(prenatal: Booking) -> None:
     reply = await prenatal.save(
         {
             "intake.healthCareProvider.patientId": "１０２９３８",
-            "intake.healthCareProvider.code": "ＡＢ１２",
+            "intake.healthCareProvider.code": "ＤＥＭＯ",
             "intake.profile.femaleDob": "平成2年4月1日",
             "intake.profile.partnerDob": "04/12/1990",
         }
     )
     assert "version" in reply, reply
     intake = (await prenatal.document())["data"]["intake"]
-    assert intake["healthCareProvider"] == {"patientId": "102938", "code": "AB12"}
+    assert intake["healthCareProvider"] == {"patientId": "102938", "code": "DEMO"}
     assert intake["profile"] == {"femaleDob": "1990-04-01", "partnerDob": "1990-04-12"}
 
 

@@ -65,6 +65,8 @@ const staffScreens: RouteObject[] = [
   { path: clientRoute('/staff/audit'), lazy: screen(() => import('./staff/AuditScreen')) },
   { path: clientRoute('/staff/team'), lazy: screen(() => import('./staff/TeamScreen')) },
   { path: clientRoute('/staff/documents'), lazy: screen(() => import('./staff/DocumentsScreen')) },
+  { path: clientRoute('/staff/services'), lazy: screen(() => import('./staff/ServicesScreen')) },
+  { path: clientRoute('/staff/codes'), lazy: screen(() => import('./staff/CodesScreen')) },
 ];
 
 export const routes: RouteObject[] = [

@@ -20,6 +20,7 @@ from realtime.booking.sessions import autocommit
 from realtime.booking.vacancies import Calendar, calendar, months_between
 from realtime.changes import Change, Claims, changing
 from realtime.days import ISO_DAY
+from realtime.entry import require_active
 from realtime.errors import FunctionError, no_access
 from realtime.identity import Identity
 from realtime.paths import appointment_path
@@ -249,6 +250,7 @@ async def hold_time(
     keep the one recorded) is the person's own, for their mails."""
     try:
         choice = await _choice(state, who, appointment_id, start)
+        require_active(choice.service)  # a hold is new; the look read the row as it is now
         if _counselor(choice.offered(choice.row), counselor) is None:
             # Most refusals under contention: decided from the cached months, before any
             # lock or transaction is taken.

@@ -38,6 +38,7 @@ from realtime.mail.links import cancel_url, my_booking_url, reschedule_url
 from realtime.mail.money import format_amount
 from realtime.mail.signature import signature_of
 from realtime.mail.when import format_moment
+from realtime.payments.amount import fixed_price
 from storage.models import Counselor
 
 if TYPE_CHECKING:  # notify.py builds its mails with these facts
@@ -70,7 +71,7 @@ def policy_facts(booking: "Booking", locale: str) -> dict[str, Any]:
     clinic_zone = booking.clinic.timezone
     start = booking.claim.start
     return {
-        "priced": bool(booking.service.price_amount),
+        "priced": bool(fixed_price(booking.appointment, booking.service)[0]),
         "free_hours": policy.free_cancel_hours,
         "free_until": format_moment(policy.free_until(start), clinic_zone, locale, zone),
         "late_percent": policy.late_refund_percent,

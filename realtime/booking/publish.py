@@ -8,8 +8,8 @@ them with the `Claims` a write recorded; `version_in` runs inside a hold's own t
 
 How, for speed (docs/benchmarks.md, "Booking"), keeping the order of docs/protocol.md,
 "Live documents":
-- the clinic's services come from a catalog kept 60 s (reference data, edited outside the
-  server like the schedules);
+- the clinic's services come from the catalog kept per process while the clinic's catalog
+  version holds (realtime/booking/catalog.py: one primary-key read here);
 - every affected document is locked (in path order, so that two publishers cannot deadlock)
   and all their versions are raised in one statement; on PostgreSQL one connection, without
   a transaction, serves the catalog, the versions and the pushes (each session costs the
@@ -278,7 +278,7 @@ async def _data(
         version=version,
         now=now,
     )
-    return month_data(clinic, times, now)
+    return month_data(clinic, service, times, now)
 
 
 async def publish_feed(state: AppState, *, clinic_id: str) -> None:

@@ -194,9 +194,9 @@ async def calendar(
     month computed)."""
     months = months_between(first_day, last_day)
     if versions is None or any(month not in versions for month in months):
-        paths = {month: vacancies_path(clinic.id, service.id, month) for month in months}
-        found = await versions_of(session, paths=list(paths.values()))
-        versions = {month: found[path] for month, path in paths.items()}
+        versions, _ = await month_versions(
+            session, clinic_id=clinic.id, service_id=service.id, months=months
+        )
     return Calendar(
         tuple(
             [
@@ -215,6 +215,21 @@ async def calendar(
     )
 
 
+async def month_versions(
+    session: AsyncSession,
+    *,
+    clinic_id: str,
+    service_id: str,
+    months: list[str],
+    also: tuple[str, ...] = (),
+) -> tuple[dict[str, int], dict[str, int]]:
+    """The versions of the service's month documents, by month, and of the other keys
+    `also` (the clinic's catalog version, for vacancies-read), in one query."""
+    paths = {month: vacancies_path(clinic_id, service_id, month) for month in months}
+    found = await versions_of(session, paths=[*paths.values(), *also])
+    return {month: found[path] for month, path in paths.items()}, {key: found[key] for key in also}
+
+
 def vacancies_answer(timezone: str, slots: list[dict[str, Any]]) -> dict[str, Any]:
     """vacancies-read's answer and a month document's `data` (docs/protocol.md, "Booking").
 
@@ -225,6 +240,7 @@ def vacancies_answer(timezone: str, slots: list[dict[str, Any]]) -> dict[str, An
     return {"timezone": timezone, "slots": tuple(slots)}
 
 
-def month_data(clinic: Clinic, times: FreeTimes, now: datetime) -> dict[str, Any]:
-    """`data` of a month document: what can be booked at `now`."""
-    return vacancies_answer(clinic.timezone, times.wire(now=now))
+def month_data(clinic: Clinic, service: Service, times: FreeTimes, now: datetime) -> dict[str, Any]:
+    """`data` of a month document: what can be booked at `now` (nothing of a service the
+    clinic no longer offers: `Service.active`)."""
+    return vacancies_answer(clinic.timezone, times.wire(now=now) if service.active else [])

@@ -17,7 +17,7 @@ from realtime.booking.mine import summary
 from realtime.booking.rebook import Answers, copied_answers, ended_source
 from realtime.changes import changing
 from realtime.dispatch import CallContext, callable_function, validated
-from realtime.entry import resolve_entry
+from realtime.entry import require_active, resolve_entry
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
 from realtime.paths import appointment_path, user_path
@@ -79,9 +79,10 @@ async def _new_appointment(
     )
     now = utcnow()
     answers = Answers(intake={}, patient_role=None)
+    service = await get_service(session, service_id=entry.service_id)
+    assert service is not None  # resolve_entry found it offered
+    require_active(service)
     if source is not None:
-        service = await get_service(session, service_id=entry.service_id)
-        assert service is not None  # resolve_entry found it offered
         today = now.astimezone(ZoneInfo(entry.clinic.timezone)).date()
         answers = copied_answers(source, category=service.category, today=today)
     appointment = Appointment(

@@ -15,12 +15,18 @@ from realtime.booking.notify import resend_counselor_mail
 from realtime.booking.sessions import autocommit
 from realtime.booking.status import STAFF_OUTCOMES
 from realtime.booking.submit import set_outcome, submit
-from realtime.booking.vacancies import calendar, vacancies_answer
+from realtime.booking.vacancies import (
+    calendar,
+    month_versions,
+    months_between,
+    vacancies_answer,
+)
 from realtime.days import ISO_DAY, OUT_OF_RANGE, in_range, parse_day
 from realtime.dispatch import CallContext, callable_function, validated
 from realtime.errors import FunctionError, invalid_field, no_access
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
+from realtime.paths import catalog_path
 from realtime.rules import require_identity
 from realtime.text import MultiLine
 from storage.repo_appointments import open_appointment
@@ -65,15 +71,31 @@ async def vacancies_read(context: CallContext, request: VacanciesRead) -> dict[s
     if last < first or (last - first).days > MAX_RANGE_DAYS:
         raise invalid_field("to", f"Ask for at most {MAX_RANGE_DAYS} days, from before to.")
     state = context.state
+    catalogs = state.caches.catalogs
     async with autocommit(state.db) as session:  # reads that need no snapshot
-        found = await state.caches.catalogs.get(session, request.clinicId)
+        # The alias from what is kept; the catalog's version read with the months' (one
+        # query), so an edit of the services made on any node is seen at once.
+        kept = catalogs.held(request.clinicId) or await catalogs.get(session, request.clinicId)
+        if kept is None:
+            raise FunctionError("NOT_FOUND", "No such clinic.")
+        wanted = kept[0].service_aliases.get(request.serviceId, request.serviceId)
+        edited = catalog_path(request.clinicId)
+        versions, other = await month_versions(
+            session,
+            clinic_id=request.clinicId,
+            service_id=wanted,
+            months=months_between(first, last),
+            also=(edited,),
+        )
+        found = await catalogs.get(session, request.clinicId, version=other[edited])
         if found is None:
             raise FunctionError("NOT_FOUND", "No such clinic.")
         clinic, services = found
-        wanted = clinic.service_aliases.get(request.serviceId, request.serviceId)
         service = next((s for s in services if s.id == wanted), None)
         if service is None:
             raise FunctionError("NOT_FOUND", "The clinic does not offer this service.")
+        if not service.active:
+            return vacancies_answer(clinic.timezone, [])  # no longer offered: nothing free
         mine = None  # the person's appointment matters only to a pregnancy window
         if service.gestation_min_weeks is not None and service.gestation_max_weeks is not None:
             own = await open_appointment(session, user_id=who.uid)
@@ -87,6 +109,7 @@ async def vacancies_read(context: CallContext, request: VacanciesRead) -> dict[s
             first_day=first,
             last_day=last,
             now=now,
+            versions=versions,
         )
     slots = months.wire(
         now=now, first_day=first, last_day=last, window=pregnancy_days(service, mine)

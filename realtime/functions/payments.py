@@ -14,6 +14,7 @@ from realtime.errors import FunctionError, no_access
 from realtime.functions.inputs import Id, Input
 from realtime.identity import Identity
 from realtime.paths import appointment_path
+from realtime.payments.amount import fixed_price
 from realtime.payments.sessions import earlier_sessions
 from realtime.rules import require_identity
 from realtime.state import AppState
@@ -117,7 +118,10 @@ async def _new_session(
         locked.payment = {**(locked.payment or {}), "status": "creating", "attempt": attempt}
         service = await get_service(session, service_id=row.service_id)
         user = await get_user(session, user_id=row.user_id)
-        assert service is not None and user is not None and service.price_amount
+        assert service is not None and user is not None
+        amount, currency = fixed_price(locked, service)  # a price changed since stays unseen
+    if not amount:
+        raise FunctionError("ABORTED", "This appointment is not waiting for a payment.")
     expires_at = utcnow() + timedelta(minutes=state.settings.checkout_session_minutes)
     base = state.settings.public_url.rstrip("/")
     locale = mail_locale(row)
@@ -125,8 +129,8 @@ async def _new_session(
         checkout = await state.payments.create_session(
             appointment_id=row.id,
             attempt=attempt,
-            amount=service.price_amount,
-            currency=service.price_currency or "JPY",
+            amount=amount,
+            currency=currency or "JPY",
             product_name=service.name.get(locale, service.id),
             locale=locale,
             email=user.email,

@@ -17,6 +17,7 @@ from realtime.booking.status import transition
 from realtime.changes import Change, Claims
 from realtime.collections import document_data
 from realtime.intake.validate import missing_answers
+from realtime.payments.amount import fixed_price, same_price
 from realtime.payments.sessions import known_sessions
 from realtime.state import AppState
 from storage.db import AsyncSession
@@ -94,9 +95,8 @@ async def paid(
     if payment.get("paidSessionId") == session_id:
         return None  # this payment was applied already
     clinic, service = await catalog_of(session, row)
-    amount_ok = (
-        checkout.get("amount_total") == service.price_amount
-        and str(checkout.get("currency", "")).lower() == (service.price_currency or "").lower()
+    amount_ok = same_price(
+        checkout.get("amount_total"), checkout.get("currency"), fixed_price(row, service)
     )
     reason = None if amount_ok else "amount_mismatch"
     if reason is None and row.status == "draft" and not _was_submitted(row, service, session_id):

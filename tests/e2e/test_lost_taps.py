@@ -42,7 +42,7 @@ WRONG_BY_RULE = {
 WRONG_NUMBER = "abc"
 WRONG_DATE = "2026-13-45"
 RIGHT_DATE = "1990-04-01"
-RIGHT_BY_RULE = {**TEXTS, "providerCode": "AB12"}
+RIGHT_BY_RULE = {**TEXTS, "providerCode": "DEMO"}
 
 # Every layout shift of the page, summed (reset per step); entries right after input count
 # too: the reported bug comes right after input.

@@ -43,11 +43,25 @@ import { LIVE_SAVE_DELAY_MS, savableChanges } from './liveSave';
 
 type Ready = Extract<IntakeState, { status: 'ready' }>;
 
+/** The server's word on one answer (the provider code: `providerCode-check`): a note to show, or a refusal. */
+export type RemoteVerdict = { note: string } | { code: string; message?: string };
+
+/**
+ * A check of one answer by the server, made once the answer is typed and has no problem of its
+ * own: its note is shown under the form, its refusal at the field (as a refused save's).
+ * Keep the object stable (its identity starts a new check).
+ */
+export interface RemoteCheck {
+  path: string;
+  run: (value: string, document: Ready['document']) => Promise<RemoteVerdict>;
+}
+
 export interface StepFormProps {
   step: StepDef;
   intake: Ready;
   /** Form values to start with where nothing is stored (the provider code of `?id=`). */
   prefill?: Record<string, FormValue>;
+  remoteCheck?: RemoteCheck;
 }
 
 /** A problem reported by the server, shown while the answer is still the one sent. */
@@ -66,7 +80,35 @@ function focusFirstInvalid(form: HTMLFormElement | null): void {
   if (target instanceof HTMLElement) target.focus();
 }
 
-export function StepForm({ step, intake, prefill }: StepFormProps) {
+/** The note of the remote check of the current answer (null: none, or not checked yet); a refusal goes to `refuse`. */
+function useRemoteCheck(check: RemoteCheck | undefined, value: unknown, document: Ready['document'], refuse: (sent: string, verdict: { code: string; message?: string }) => void): string | null {
+  const [verdict, setVerdict] = useState<{ value: string; note: string } | null>(null);
+  const documentRef = useRef(document);
+  const refuseRef = useRef(refuse);
+  useLayoutEffect(() => {
+    documentRef.current = document;
+    refuseRef.current = refuse;
+  });
+  const typed = typeof value === 'string' && value !== '' ? value : null;
+  useEffect(() => {
+    if (check === undefined || typed === null) return;
+    let live = true;
+    check.run(typed, documentRef.current).then(
+      (result) => {
+        if (!live) return;
+        if ('note' in result) setVerdict({ value: typed, note: result.note });
+        else refuseRef.current(typed, result);
+      },
+      () => undefined, // unreachable now: the save's own check answers later
+    );
+    return () => {
+      live = false;
+    };
+  }, [check, typed]);
+  return verdict !== null && verdict.value === typed ? verdict.note : null;
+}
+
+export function StepForm({ step, intake, prefill, remoteCheck }: StepFormProps) {
   const { t } = useTranslation(['intake', 'errors']);
   const locale = useAppStore(selectLocale);
   const navigate = useNavigate();
@@ -129,6 +171,17 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
     : Object.fromEntries(
         Object.entries(allIssues).filter(([path, issue]) => issue !== 'required' && getPath(touched, path) !== undefined),
       );
+
+  const checkedPath = remoteCheck?.path;
+  const remoteNote = useRemoteCheck(
+    remoteCheck,
+    checkedPath === undefined || checkedPath in allIssues ? null : getPath(wire, checkedPath),
+    document,
+    (sent, verdict) => {
+      if (checkedPath === undefined) return;
+      setRefused((shown) => ({ ...shown, [checkedPath]: { code: verdict.code, message: verdict.message, sent } }));
+    },
+  );
 
   const isCommitted = (path: string, value: unknown) => path in committedRef.current && deepEqual(committedRef.current[path], value);
 
@@ -267,18 +320,25 @@ export function StepForm({ step, intake, prefill }: StepFormProps) {
             context={context}
           />
         ) : (
-          <FieldControl
-            field={field}
-            path={field.path}
-            value={controlled.value}
-            onChange={controlled.onChange}
-            onBlur={controlled.onBlur}
-            required={required}
-            issue={issueAt(field.path, field)}
-            context={context}
-          >
-            {other}
-          </FieldControl>
+          <>
+            <FieldControl
+              field={field}
+              path={field.path}
+              value={controlled.value}
+              onChange={controlled.onChange}
+              onBlur={controlled.onBlur}
+              required={required}
+              issue={issueAt(field.path, field)}
+              context={context}
+            >
+              {other}
+            </FieldControl>
+            {field.path === checkedPath && (
+              <p role="status" className="remote-note">
+                {remoteNote}
+              </p>
+            )}
+          </>
         )
       }
     />

@@ -11,7 +11,7 @@ import { selectLocale } from '../store/selectors';
 import { ConsentGate } from './ConsentGate';
 import { SaveStatusLine } from './SaveStatusLine';
 import { Screen } from '../components/ScreenPlaceholder';
-import { StepForm } from './StepForm';
+import { StepForm, type RemoteCheck } from './StepForm';
 import { StepProgress } from './StepProgress';
 import { useIntake } from './useIntake';
 import { WhenIntakeReady } from './WhenIntakeReady';
@@ -23,9 +23,11 @@ export interface StepScreenProps {
   prefill?: Record<string, FormValue>;
   /** Below the form once consent is given, given the route of the next step (the clinic step's "continue without a code"). */
   after?: (next: string) => ReactNode;
+  /** An answer the server checks as it is typed (the clinic step's provider code). */
+  remoteCheck?: RemoteCheck;
 }
 
-export function StepScreen({ stepId, lead, prefill, after }: StepScreenProps) {
+export function StepScreen({ stepId, lead, prefill, after, remoteCheck }: StepScreenProps) {
   const locale = useAppStore(selectLocale);
   const step = stepById(stepId);
   const intake = useIntake();
@@ -47,7 +49,7 @@ export function StepScreen({ stepId, lead, prefill, after }: StepScreenProps) {
             <div className="step-body">
               {given ? (
                 <>
-                  <StepForm key={`${intake.appointmentPath}:${step.id}`} step={step} intake={intake} {...(prefill ? { prefill } : {})} />
+                  <StepForm key={`${intake.appointmentPath}:${step.id}`} step={step} intake={intake} {...(prefill ? { prefill } : {})} {...(remoteCheck ? { remoteCheck } : {})} />
                   {after?.(next)}
                 </>
               ) : (

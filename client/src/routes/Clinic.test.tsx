@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fakeServer, reply } from '../test/fakeServer';
+import { fakeServer, refuse, reply } from '../test/fakeServer';
 import { fakeSaves, seedAppointment } from '../test/intake';
 import { alice, renderApp } from '../test/renderApp';
 
@@ -62,6 +62,38 @@ describe('/b/clinic: the health care provider code', () => {
     await waitFor(() => {
       expect(send).toHaveBeenCalledWith('appointments/a1', { 'intake.healthCareProvider.code': 'aB3d' });
     });
+  });
+
+  it('names the institution of a code the clinic has, before the person goes on', async () => {
+    const server = fakeServer({ '/functions/providerCode-check': () => reply({ name: 'デモ産婦人科クリニック' }) });
+    const send = fakeSaves();
+    const user = userEvent.setup();
+    view = renderApp('/b/clinic', { user: alice });
+    seedAppointment();
+    await user.type(await screen.findByRole('textbox', { name: 'Provider code (4 characters)' }), 'DEMO');
+    expect(await screen.findByText('Referring institution: デモ産婦人科クリニック')).toBeTruthy();
+    expect(server.calls('providerCode-check')).toEqual([{ clinicId: 'demo-clinic', code: 'DEMO' }]);
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await screen.findByRole('heading', { level: 1, name: 'Patient information' });
+    expect(send).toHaveBeenCalledWith('appointments/a1', { 'intake.healthCareProvider.code': 'DEMO' });
+  });
+
+  it('refuses a code the clinic does not have with "Invalid code.", in both languages', async () => {
+    const unknown = () =>
+      refuse('INVALID_ARGUMENT', 400, 'Invalid code.', { fields: { code: 'Invalid code.' }, codes: { code: 'providerCodeUnknown' } });
+    fakeServer({ '/functions/providerCode-check': unknown });
+    const user = userEvent.setup();
+    view = renderApp('/b/clinic', { user: alice });
+    seedAppointment();
+    await user.type(await screen.findByRole('textbox', { name: 'Provider code (4 characters)' }), 'ZZZZ');
+    expect(await screen.findByText('Invalid code.')).toBeTruthy();
+    expect(screen.queryByText(/Referring institution/)).toBeNull();
+    view.unmount();
+    fakeServer({ '/functions/providerCode-check': unknown });
+    view = renderApp('/b/clinic', { user: alice, locale: 'ja' });
+    seedAppointment({ locale: 'ja' });
+    await user.type(await screen.findByRole('textbox', { name: '医療機関コード（4文字）' }), 'ZZZZ');
+    expect(await screen.findByText('コードが正しくありません。お手元のコードをもう一度ご確認ください。')).toBeTruthy();
   });
 
   it('offers to continue without a code, in both languages', async () => {

@@ -31,6 +31,7 @@ import {
   type AuditPage,
 } from './audit';
 import { useClinicDocument } from './liveClinic';
+import { changedSettings } from './services';
 import './staff.css';
 import './audit.css';
 
@@ -102,6 +103,19 @@ function useDetailWords() {
         return staffDetail(entry.action, detail);
       case 'calendarFeed.rotate':
         return t('audit.detail.calendarFeed', { counselor: typeof detail.counselorId === 'string' ? detail.counselorId : '' });
+      case 'service.update':
+        return t('services.auditDetail', {
+          service: typeof detail.serviceId === 'string' ? detail.serviceId : '',
+          fields: changedSettings(detail)
+            .map((setting) => t(`services.field.${setting}`))
+            .join(t('audit.detail.separator')),
+        });
+      case 'providerCode.update': {
+        const after = isRecord(detail.after) ? detail.after : {};
+        const words = { code: typeof detail.code === 'string' ? detail.code : '', name: typeof after.name === 'string' ? after.name : '' };
+        if (detail.before === null) return t('codes.auditAdded', words);
+        return t('codes.auditChanged', { ...words, state: t(after.active === true ? 'codes.activeState' : 'codes.inactiveState') });
+      }
       case 'intake.export':
         return t('audit.detail.export', { resource: typeof detail.resource === 'string' ? detail.resource : '' });
       case 'audit.read': {
