@@ -63,6 +63,7 @@ const staffScreens: RouteObject[] = [
   { path: clientRoute('/staff/second-factor'), lazy: screen(() => import('./staff/SecondFactorScreen')) },
   { path: clientRoute('/staff/appointments/:appointmentId'), lazy: screen(() => import('./staff/AppointmentScreen')) },
   { path: clientRoute('/staff/audit'), lazy: screen(() => import('./staff/AuditScreen')) },
+  { path: clientRoute('/staff/schedule'), lazy: screen(() => import('./staff/ScheduleScreen')) },
 ];
 
 export const routes: RouteObject[] = [

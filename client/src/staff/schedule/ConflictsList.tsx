@@ -1,0 +1,61 @@
+/**
+ * The bookings a saved change no longer covers: they stay booked, and each links to its
+ * appointment page, where staff reschedule it or cancel it as the clinic. Times in the
+ * clinic's zone.
+ */
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { Locale } from '../../i18n/locale';
+import type { Conflict } from './schedule';
+
+/** An instant in the clinic's zone: "Mar 5, 2025, 11:00" / "2025/03/05 11:00". */
+function startOf(iso: string, zone: string, locale: Locale): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23', timeZone: zone }).format(date);
+}
+
+function endOf(iso: string, zone: string, locale: Locale): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(locale, { timeStyle: 'short', hourCycle: 'h23', timeZone: zone }).format(date);
+}
+
+export function ConflictsList({ conflicts, zone, locale, counselorName }: { conflicts: Conflict[]; zone: string; locale: Locale; counselorName: (id: string) => string }) {
+  const { t } = useTranslation('staff');
+  if (conflicts.length === 0) return null;
+  return (
+    <section className="schedule-section schedule-conflicts" aria-labelledby="schedule-conflicts-title">
+      <h2 id="schedule-conflicts-title">{t('schedule.conflicts.title', { count: conflicts.length })}</h2>
+      <p>{t('schedule.conflicts.lead')}</p>
+      <div className="staff-audit-scroll" role="region" aria-labelledby="schedule-conflicts-title" tabIndex={0}>
+        <table className="staff-audit-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('schedule.conflicts.when')}</th>
+              <th scope="col">{t('schedule.conflicts.person')}</th>
+              <th scope="col">{t('schedule.conflicts.counselor')}</th>
+              <th scope="col">{t('schedule.conflicts.status')}</th>
+              <th scope="col">{t('schedule.conflicts.action')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {conflicts.map((conflict) => (
+              <tr key={conflict.appointmentId}>
+                <td>
+                  <time dateTime={conflict.start}>{startOf(conflict.start, zone, locale)}</time>–{endOf(conflict.end, zone, locale)}
+                </td>
+                <td>{conflict.name}</td>
+                <td>{counselorName(conflict.counselorId)}</td>
+                <td>{t(`status.${conflict.status}`, { defaultValue: conflict.status })}</td>
+                <td>
+                  <Link to={`/staff/appointments/${encodeURIComponent(conflict.appointmentId)}`}>{t('schedule.conflicts.open', { name: conflict.name })}</Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
