@@ -8,11 +8,12 @@ from realtime.changes import Change, changing
 from realtime.errors import no_access
 from realtime.identity import Identity
 from realtime.paths import appointment_path
-from realtime.rules import may_act_on, require_staff
+from realtime.rules import DocMeta, may_act_on, require_staff
 from realtime.state import AppState
 from storage.db import AsyncSession
-from storage.models import Appointment, Clinic, Service
+from storage.models import Appointment, Clinic, Counselor, Service
 from storage.repo_appointments import get_appointment
+from storage.repo_booking import get_counselor
 from storage.repo_catalog import get_clinic, get_service
 
 RAW_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # the Id of realtime/functions/inputs.py
@@ -46,6 +47,19 @@ async def clinic_appointment(
     if row is None or not may_act_on(staff, row):
         raise no_access()
     return row
+
+
+async def staff_counselor(session: AsyncSession, who: Identity, counselor_id: object) -> Counselor:
+    """A counselor staff may act for (`may_act_on`): a counselor themself, or any counselor
+    of a clinic_admin's clinic. `counselor_id` may be a call's raw, unvalidated value: another
+    clinic's counselor, another counselor, an unknown id and a non-id are refused alike."""
+    known = raw_id(counselor_id)
+    counselor = await get_counselor(session, counselor_id=known) if known else None
+    if counselor is None or not may_act_on(
+        who, DocMeta(owner_uid=None, clinic_id=counselor.clinic_id, counselor_id=counselor.id)
+    ):
+        raise no_access()
+    return counselor
 
 
 @asynccontextmanager

@@ -8,6 +8,7 @@ Rules:
 - Slots start on a grid of STEP_MINUTES from the start of a working window and last the
   service's session; a slot is free for a counselor when it fits in one of their windows of
   that day and its time plus the service's buffer overlaps no active claim of theirs.
+- A clinic holiday (`closed`) is a day off for every counselor, whatever their hours.
 - Minimum notice and booking horizon come from the service; a date window (the pregnancy's)
   can narrow the days further.
 
@@ -135,6 +136,43 @@ def _days(first: date, last: date) -> Iterable[date]:
         day += timedelta(days=1)
 
 
+class Hours:
+    """Who works when: weekly windows, dated changes (a day off, extra hours) and the
+    clinic's holidays (`closed`: a day off for every counselor, whatever their hours). The
+    one reading of a schedule, for free slots and for the bookings a change strands
+    (realtime/booking/schedule_conflicts.py)."""
+
+    def __init__(
+        self,
+        hours: Iterable[WeeklyHours],
+        changes: Iterable[DatedChange],
+        closed: Iterable[date] = (),
+    ) -> None:
+        self._weekly: dict[tuple[str, int], list[tuple[time, time]]] = defaultdict(list)
+        for h in hours:
+            self._weekly[(h.counselor_id, h.weekday)].append((h.start, h.end))
+        self.changes = list(changes)
+        self._dated: dict[tuple[str, date], list[DatedChange]] = defaultdict(list)
+        for c in self.changes:
+            self._dated[(c.counselor_id, c.day)].append(c)
+        self.closed = frozenset(closed)
+
+    def weekly_windows(self, counselor_id: str, weekday: int) -> Windows:
+        return tuple(sorted(set(self._weekly.get((counselor_id, weekday), []))))
+
+    def windows(self, day: date, counselor_id: str) -> Windows:
+        """A counselor's working windows of `day`: none on a clinic holiday or a day off;
+        else the weekly ones plus the day's extra hours."""
+        if day in self.closed:
+            return ()
+        dated = self._dated.get((counselor_id, day), [])
+        if any(change.kind == "off" for change in dated):
+            return ()
+        found = set(self._weekly.get((counselor_id, day.weekday()), []))
+        found.update((c.start, c.end) for c in dated if c.kind == "extra" and c.start and c.end)
+        return tuple(sorted(found))
+
+
 class Reader(TypedDict, total=False):
     """Which days, and whose view of them, a reading of a FreeTimes is for (the keyword
     arguments of `FreeTimes.select`, passed on unchanged by `slots`, `nearest` and `wire`)."""
@@ -171,6 +209,7 @@ class FreeTimes:
         hours: Iterable[WeeklyHours],
         changes: Iterable[DatedChange],
         busy: Iterable[Busy],
+        closed: Iterable[date] = (),
     ) -> None:
         self.timezone = timezone
         self.zone = ZoneInfo(timezone)
@@ -178,13 +217,9 @@ class FreeTimes:
         self.rules = rules
         self.session = rules.session
         self.span = rules.session + rules.buffer
-        self._weekly: dict[tuple[str, int], list[tuple[time, time]]] = defaultdict(list)
-        for h in hours:
-            self._weekly[(h.counselor_id, h.weekday)].append((h.start, h.end))
-        self._dated: dict[tuple[str, date], list[DatedChange]] = defaultdict(list)
+        self.hours = Hours(hours, changes, closed)
         changed_on: dict[date, set[str]] = defaultdict(set)
-        for c in changes:
-            self._dated[(c.counselor_id, c.day)].append(c)
+        for c in self.hours.changes:
             changed_on[c.day].add(c.counselor_id)
         self._busy_of: dict[str, list[Busy]] = defaultdict(list)
         self.own: dict[str, Busy] = {}  # appointment id -> its claim
@@ -203,12 +238,7 @@ class FreeTimes:
     # -- building -----------------------------------------------------------------------
 
     def windows(self, day: date, counselor_id: str) -> Windows:
-        dated = self._dated.get((counselor_id, day), [])
-        if any(change.kind == "off" for change in dated):
-            return ()
-        found = set(self._weekly.get((counselor_id, day.weekday()), []))
-        found.update((c.start, c.end) for c in dated if c.kind == "extra" and c.start and c.end)
-        return tuple(sorted(found))
+        return self.hours.windows(day, counselor_id)
 
     def _grid(self, day: date, start_at: time, end_at: time) -> tuple[datetime, ...]:
         """Start times of one window: a grid on the wall clock; a wall time that does not
@@ -239,7 +269,7 @@ class FreeTimes:
         for weekday in range(7):
             groups: dict[Windows, list[str]] = defaultdict(list)
             for cid in ids:
-                windows = tuple(sorted(set(self._weekly.get((cid, weekday), []))))
+                windows = self.hours.weekly_windows(cid, weekday)
                 if windows:
                     groups[windows].append(cid)
             self._weekly_groups[weekday] = groups
@@ -276,6 +306,8 @@ class FreeTimes:
 
     def _day(self, day: date, claims: list[Busy]) -> tuple[list[datetime], list[tuple[str, ...]]]:
         """The free starts of one day and their counselors, given the claims near it."""
+        if day in self.hours.closed:
+            return [], []
         groups = self._weekly_groups[day.weekday()]
         if day in self._changed_on:
             groups = self._regroup(day, groups, self._changed_on[day])
@@ -483,6 +515,7 @@ def free_slots(
     busy: Iterable[Busy],
     window: tuple[date, date] | None = None,
     ignore_appointment_id: str | None = None,
+    closed: Iterable[date] = (),
 ) -> list[Slot]:
     """Slots with at least one free counselor, in time order."""
     return FreeTimes(
@@ -494,4 +527,5 @@ def free_slots(
         hours=hours,
         changes=changes,
         busy=busy,
+        closed=closed,
     ).slots(now=now, window=window, ignore_appointment_id=ignore_appointment_id)

@@ -34,6 +34,7 @@ from storage.repo_booking import (
     hours_of,
     versions_of,
 )
+from storage.repo_schedule import holidays_between
 
 MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
 
@@ -88,11 +89,15 @@ async def load_free_times(
     last_day: date,
     now: datetime,
 ) -> Computed:
-    """Four queries, whatever the number of counselors; claims of the neighbouring days
-    count too (a claim late on the eve can block the first starts)."""
+    """Five queries, whatever the number of counselors; claims of the neighbouring days
+    count too (a claim late on the eve can block the first starts); the clinic's holidays
+    close their days for everyone."""
     counselors = await counselors_of(session, clinic_id=clinic.id)
     hours = await hours_of(session, clinic_id=clinic.id)
     changes = await exceptions_of(
+        session, clinic_id=clinic.id, first_day=first_day, last_day=last_day
+    )
+    closed = await holidays_between(
         session, clinic_id=clinic.id, first_day=first_day, last_day=last_day
     )
     claims = await claims_between(
@@ -111,6 +116,7 @@ async def load_free_times(
         hours=[WeeklyHours(h.counselor_id, h.weekday, h.start, h.end) for h in hours],
         changes=[DatedChange(c.counselor_id, c.day, c.kind, c.start, c.end) for c in changes],
         busy=[Busy(c.counselor_id, c.start, c.blocked_until, c.appointment_id) for c in claims],
+        closed=[day for day, _name in closed],
     )
     expiries = [c.expires_at for c in claims if c.expires_at is not None]
     return Computed(times, min(expiries, default=None))
@@ -184,7 +190,7 @@ async def calendar(
     versions: dict[str, int] | None = None,
 ) -> Calendar:
     """The months covering `first_day`..`last_day`: one query for their versions (unless
-    `versions`, by month, were read already), then the cache (four more queries for each
+    `versions`, by month, were read already), then the cache (five more queries for each
     month computed)."""
     months = months_between(first_day, last_day)
     if versions is None or any(month not in versions for month in months):

@@ -15,18 +15,17 @@ a feed shows the clinic's bookings and join links to whoever holds its address.
 from typing import Any
 
 from realtime import audit
-from realtime.booking.access import raw_id
+from realtime.booking.access import staff_counselor
 from realtime.calendar.keys import feed_url, hash_key, new_key
 from realtime.changes import changing
 from realtime.dispatch import CallContext, callable_function, validated
-from realtime.errors import invalid_field, no_access
+from realtime.errors import invalid_field
 from realtime.functions.inputs import Id, Input
 from realtime.functions.staff import raw
 from realtime.identity import Identity
-from realtime.rules import DocMeta, may_act_on, require_staff
+from realtime.rules import require_staff
 from storage.db import AsyncSession
 from storage.models import Counselor
-from storage.repo_booking import get_counselor
 from storage.repo_calendar import feed_of, replace_feed_key
 from storage.types import iso, utcnow
 
@@ -46,12 +45,7 @@ async def _counselor(session: AsyncSession, who: Identity, data: Any) -> Counsel
         # Authorized for the whole clinic; which counselor is the input's to say.
         validated(CalendarFeedInput, data)
         raise invalid_field("counselorId", "Name the counselor.")
-    known = raw_id(named)
-    counselor = await get_counselor(session, counselor_id=known) if known else None
-    if counselor is None or not may_act_on(
-        who, DocMeta(owner_uid=None, clinic_id=counselor.clinic_id, counselor_id=counselor.id)
-    ):
-        raise no_access()
+    counselor = await staff_counselor(session, who, named)
     validated(CalendarFeedInput, data)
     return counselor
 
