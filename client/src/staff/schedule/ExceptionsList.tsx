@@ -10,7 +10,7 @@ import { ErrorText } from '../../components/FieldParts';
 import type { Locale } from '../../i18n/locale';
 import { isIsoDate } from '../../intake/dates';
 import { FieldError } from './FieldError';
-import { sortExceptions, type ScheduleException } from './schedule';
+import { itemProblems, sortExceptions, type Refused, type ScheduleException } from './schedule';
 import { minutesOf } from './windows';
 
 interface Props {
@@ -18,7 +18,7 @@ interface Props {
   today: string;
   locale: Locale;
   /** Refused paths under `exceptions` (`2.date`, `2`...), with the server's sentence. */
-  errors: Record<string, string>;
+  errors: Refused;
   onChange: (exceptions: ScheduleException[], announcement: string) => void;
 }
 
@@ -64,7 +64,7 @@ export function ExceptionsList({ exceptions, today, locale, errors, onChange }: 
       ) : (
         <ul className="schedule-list">
           {exceptions.map((item, index) => {
-            const refused = Object.entries(errors).filter(([path]) => path === String(index) || path.startsWith(`${String(index)}.`));
+            const refused = itemProblems(errors, index);
             return (
               <li key={`${item.date}-${String(index)}`} data-refused={refused.length > 0 || undefined}>
                 <span>{words(item)}</span>
@@ -77,8 +77,8 @@ export function ExceptionsList({ exceptions, today, locale, errors, onChange }: 
                 >
                   {t('schedule.exceptions.remove', { what: words(item) })}
                 </button>
-                {refused.map(([path, sentence]) => (
-                  <FieldError key={path} sentence={sentence} subject="exception" />
+                {refused.map(([path, problem]) => (
+                  <FieldError key={path} problem={problem} subject="exception" />
                 ))}
               </li>
             );

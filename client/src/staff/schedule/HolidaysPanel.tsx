@@ -14,7 +14,7 @@ import { isIsoDate } from '../../intake/dates';
 import { isRecord } from '../../isRecord';
 import { callFunction, errorMessageKey } from '../../realtime';
 import { FieldError } from './FieldError';
-import { fieldErrors, mergeHolidays, parseConflicts, parseDays, parseHolidays, sortHolidays, staleCurrent, type Conflict, type Holiday, type Holidays } from './schedule';
+import { errorsUnder, fieldErrors, itemProblems, mergeHolidays, parseConflicts, parseDays, parseHolidays, sortHolidays, staleCurrent, type Conflict, type Holiday, type Holidays, type Refused } from './schedule';
 
 interface Props {
   clinicId: string;
@@ -28,6 +28,12 @@ interface Props {
 /** The country whose holidays the server offers (docs/protocol.md: Japan for Asia/Tokyo). */
 const countryOf = (timezone: string): 'japan' | 'clinic' => (timezone === 'Asia/Tokyo' ? 'japan' : 'clinic');
 
+/** The reply's country code (`JP`) in the person's language: "Japan" / "日本". */
+function countryName(code: unknown, locale: Locale): string {
+  if (typeof code !== 'string' || !/^[A-Z]{2}$/.test(code)) return '';
+  return new Intl.DisplayNames(locale, { type: 'region' }).of(code) ?? code;
+}
+
 export function HolidaysPanel({ clinicId, timezone, today, locale, holidays, onSaved }: Props) {
   const { t } = useTranslation(['staff', 'errors']);
   const [days, setDays] = useState<Holiday[]>(holidays.days);
@@ -37,10 +43,10 @@ export function HolidaysPanel({ clinicId, timezone, today, locale, holidays, onS
   const [dateProblem, setDateProblem] = useState(false);
   const thisYear = Number(today.slice(0, 4));
   const [year, setYear] = useState(thisYear);
-  const [suggested, setSuggested] = useState<Holiday[] | null>(null);
+  const [suggested, setSuggested] = useState<{ days: Holiday[]; country: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const [refused, setRefused] = useState<Record<string, string>>({});
+  const [refused, setRefused] = useState<Refused>({});
   const [lost, setLost] = useState<Holiday[] | null>(null);
   const dirty = JSON.stringify(days) !== JSON.stringify(base.days);
   const country = countryOf(timezone);
@@ -79,10 +85,11 @@ export function HolidaysPanel({ clinicId, timezone, today, locale, holidays, onS
     setBusy(true);
     setFailure(null);
     try {
-      const reply = await callFunction('holidays-suggest', { clinicId, year });
+      const reply = await callFunction('holidays-suggest', { clinicId, year, locale });
       const data = isRecord(reply) ? reply : {};
       const known = new Set(days.map((day) => day.date));
-      setSuggested(parseDays(data.days).filter((day) => day.date >= today && !known.has(day.date)));
+      const fresh = parseDays(data.days).filter((day) => day.date >= today && !known.has(day.date));
+      setSuggested({ days: fresh, country: countryName(data.country, locale) });
     } catch (error) {
       setFailure(t(errorMessageKey(error)));
     } finally {
@@ -90,7 +97,7 @@ export function HolidaysPanel({ clinicId, timezone, today, locale, holidays, onS
     }
   };
 
-  const refusedOf = (index: number) => Object.entries(refused).filter(([path]) => path === `days.${String(index)}` || path.startsWith(`days.${String(index)}.`));
+  const refusedOf = (index: number) => itemProblems(errorsUnder(refused, 'days'), index);
 
   return (
     <section className="schedule-section" aria-labelledby="schedule-holidays-title">
@@ -114,8 +121,8 @@ export function HolidaysPanel({ clinicId, timezone, today, locale, holidays, onS
               >
                 {t('schedule.holidays.remove', { day: fullDay(day.date, locale) })}
               </button>
-              {refusedOf(index).map(([path, sentence]) => (
-                <FieldError key={path} sentence={sentence} subject="holiday" />
+              {refusedOf(index).map(([path, problem]) => (
+                <FieldError key={path} problem={problem} subject="holiday" />
               ))}
             </li>
           ))}
@@ -170,21 +177,21 @@ export function HolidaysPanel({ clinicId, timezone, today, locale, holidays, onS
           </button>
         </div>
         {suggested !== null &&
-          (suggested.length === 0 ? (
+          (suggested.days.length === 0 ? (
             <p role="status">{t('schedule.holidays.nothingNew', { year })}</p>
           ) : (
             <div className="schedule-suggested">
-              <p role="status">{t('schedule.holidays.willAdd', { count: suggested.length, year })}</p>
+              <p role="status">{t('schedule.holidays.willAddFrom', { count: suggested.days.length, year, country: suggested.country })}</p>
               <ul className="schedule-list">
-                {suggested.map((day) => (
+                {suggested.days.map((day) => (
                   <li key={day.date}>
                     {fullDay(day.date, locale)} {day.name}
                   </li>
                 ))}
               </ul>
               <div className="actions">
-                <button type="button" className="primary" disabled={busy} onClick={() => void save(mergeHolidays(days, suggested))}>
-                  {t('schedule.holidays.addAndSave', { count: suggested.length })}
+                <button type="button" className="primary" disabled={busy} onClick={() => void save(mergeHolidays(days, suggested.days))}>
+                  {t('schedule.holidays.addAndSave', { count: suggested.days.length })}
                 </button>
               </div>
             </div>

@@ -26,6 +26,7 @@ import {
   updateRequest,
   type Conflict,
   type Schedule,
+  type Refused,
   type ScheduleDraft,
 } from './schedule';
 import { WeekGrid } from './WeekGrid';
@@ -57,7 +58,7 @@ export function ScheduleEditor({ clinicId, schedule: read, today, zoneName, loca
   const { t } = useTranslation(['staff', 'errors']);
   const [schedule, setSchedule] = useState(read);
   const [draft, setDraftState] = useState<ScheduleDraft>(draftOf(read));
-  const [refused, setRefused] = useState<Record<string, string>>({});
+  const [refused, setRefused] = useState<Refused>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [lost, setLost] = useState<ScheduleDraft | null>(null);
   const [selectedWindow, setSelectedWindow] = useState<number | null>(null);
@@ -198,12 +199,12 @@ export function ScheduleEditor({ clinicId, schedule: read, today, zoneName, loca
             {t(`schedule.languages.${language}`)}
           </label>
         ))}
-        {refused.languages !== undefined && <FieldError id="schedule-languages-error" sentence={refused.languages} subject="languages" />}
+        {refused.languages !== undefined && <FieldError id="schedule-languages-error" problem={refused.languages} subject="languages" />}
       </fieldset>
       {topLevel
         .filter(([path]) => path !== 'languages')
-        .map(([path, sentence]) => (
-          <FieldError key={path} sentence={sentence} subject="schedule" />
+        .map(([path, problem]) => (
+          <FieldError key={path} problem={problem} subject="schedule" />
         ))}
       {failure !== null && <ErrorText>{failure}</ErrorText>}
       {lost !== null && (

@@ -5,6 +5,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import { FieldError } from './FieldError';
+import type { Refused } from './schedule';
 import { WEEKDAYS } from './WeekGrid';
 import { addWindow, changeWindow, minutesOf, removeWindow, timeOf, type WeeklyWindow } from './windows';
 
@@ -12,7 +13,7 @@ interface Props {
   windows: WeeklyWindow[];
   longDays: string[];
   /** Refused paths under `weekly` (`3.end`, `3`...), with the server's sentence. */
-  errors: Record<string, string>;
+  errors: Refused;
   onChange: (windows: WeeklyWindow[], announcement: string) => void;
 }
 
@@ -41,7 +42,7 @@ export function WindowsForm({ windows, longDays, errors, onChange }: Props) {
               <div key={index} className="schedule-exact-window" data-refused={errors[String(index)] !== undefined || errors[`${index}.start`] !== undefined || errors[`${index}.end`] !== undefined || undefined}>
                 {(['start', 'end'] as const).map((part) => {
                   const id = `schedule-window-${index}-${part}`;
-                  const error = part === 'start' ? errors[`${index}.start`] : (errors[`${index}.end`] ?? errors[String(index)]);
+                  const error = part === 'start' ? errors[`${index}.start`] : (errors[`${index}.end`] ?? errors[`${index}.weekday`] ?? errors[String(index)]);
                   return (
                     <div key={part} className="schedule-time-field">
                       <label htmlFor={id}>{t(`schedule.exact.${part}`, { day: dayName(day) })}</label>
@@ -56,7 +57,7 @@ export function WindowsForm({ windows, longDays, errors, onChange }: Props) {
                           onChange(changeWindow(windows, index, { [part]: event.target.value }), '');
                         }}
                       />
-                      {error !== undefined && <FieldError id={`${id}-error`} sentence={error} subject="window" />}
+                      {error !== undefined && <FieldError id={`${id}-error`} problem={error} subject="window" />}
                     </div>
                   );
                 })}

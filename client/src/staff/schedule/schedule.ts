@@ -157,22 +157,41 @@ export function mergeHolidays(days: readonly Holiday[], added: readonly Holiday[
   return sortHolidays([...days, ...added.filter((day) => !known.has(day.date))]);
 }
 
-/** The server's sentence for each refused field path (`details.fields`), empty when none. */
-export function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof FunctionsError) || error.code !== 'invalid-argument' || !isRecord(error.details) || !isRecord(error.details.fields)) return {};
-  const fields: Record<string, string> = {};
-  for (const [path, sentence] of Object.entries(error.details.fields)) fields[path] = typeof sentence === 'string' ? sentence : '';
-  return fields;
+/** One refused field: the server's English sentence and its rule (`details.codes`), if any. */
+export interface Problem {
+  sentence: string;
+  code: string | null;
 }
 
-/** The errors of one item: `weekly.3.end` -> under `weekly.3`, as "end". */
-export function errorsUnder(fields: Record<string, string>, prefix: string): Record<string, string> {
-  const found: Record<string, string> = {};
-  for (const [path, sentence] of Object.entries(fields)) {
-    if (path === prefix) found[''] = sentence;
-    else if (path.startsWith(`${prefix}.`)) found[path.slice(prefix.length + 1)] = sentence;
+/** Refused field paths (`weekly.3.end`) and their problems. */
+export type Refused = Record<string, Problem>;
+
+/** The refused fields of an `INVALID_ARGUMENT` (`details.fields`, `details.codes`), empty for any other error. */
+export function fieldErrors(error: unknown): Refused {
+  if (!(error instanceof FunctionsError) || error.code !== 'invalid-argument' || !isRecord(error.details) || !isRecord(error.details.fields)) return {};
+  const codes = isRecord(error.details.codes) ? error.details.codes : {};
+  const refused: Refused = {};
+  for (const [path, sentence] of Object.entries(error.details.fields)) {
+    const code = codes[path];
+    refused[path] = { sentence: typeof sentence === 'string' ? sentence : '', code: typeof code === 'string' ? code : null };
+  }
+  return refused;
+}
+
+/** The problems under one path: `weekly.3.end` under `weekly` is "3.end" (the path itself is ""). */
+export function errorsUnder(refused: Refused, prefix: string): Refused {
+  const found: Refused = {};
+  for (const [path, problem] of Object.entries(refused)) {
+    if (path === prefix) found[''] = problem;
+    else if (path.startsWith(`${prefix}.`)) found[path.slice(prefix.length + 1)] = problem;
   }
   return found;
+}
+
+/** The problems of item `index` of a list's problems (`3`, `3.end`...). */
+export function itemProblems(refused: Refused, index: number): [string, Problem][] {
+  const item = String(index);
+  return Object.entries(refused).filter(([path]) => path === item || path.startsWith(`${item}.`));
 }
 
 /** A stale version's refusal: the value that is stored now (`details.current`), else null. */
