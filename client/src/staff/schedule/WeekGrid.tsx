@@ -214,8 +214,12 @@ export function WeekGrid({ windows, rows, shortDays, longDays, refused, selected
                     data-refused={(at >= 0 && refused.has(at)) || undefined}
                     className="schedule-cell"
                     onPointerDown={(event) => {
-                      event.preventDefault();
+                      event.preventDefault(); // no text selection while dragging
+                      event.currentTarget.focus();
                       pressed({ day, row });
+                    }}
+                    onFocus={() => {
+                      if (!focused) setFocus({ day, row });
                     }}
                     onPointerEnter={() => {
                       if (dragging && selection !== null && selection.weekday === day) setSelection({ ...selection, focus: row });
