@@ -50,7 +50,7 @@ describe('/staff/schedule', () => {
     expect(cell('Monday 12:00–12:30, no hours')).toBeTruthy();
     expect(screen.getByText('Monday, January 5, 2099: day off')).toBeTruthy();
     expect(screen.getByText(/Thursday, January 1, 2099 New Year's Day/)).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Save schedule' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Save schedule' }).disabled).toBe(true);
   });
 
   it('adds a window by keyboard alone, announces it in words, and saves it with the version read', async () => {
