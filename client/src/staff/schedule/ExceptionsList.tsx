@@ -71,11 +71,12 @@ export function ExceptionsList({ exceptions, today, locale, errors, onChange }: 
                 <button
                   type="button"
                   className="secondary"
+                  aria-label={t('schedule.exceptions.remove', { what: words(item) })}
                   onClick={() => {
                     onChange(exceptions.filter((_, at) => at !== index), t('schedule.exceptions.removed', { what: words(item) }));
                   }}
                 >
-                  {t('schedule.exceptions.remove', { what: words(item) })}
+                  {t('schedule.exceptions.removeShort')}
                 </button>
                 {refused.map(([path, problem]) => (
                   <FieldError key={path} problem={problem} subject="exception" />

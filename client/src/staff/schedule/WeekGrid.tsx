@@ -227,7 +227,8 @@ export function WeekGrid({ windows, rows, shortDays, longDays, refused, selected
                   >
                     {first ? (
                       <span className="schedule-block-label" aria-hidden="true">
-                        {window.start}–{window.end}
+                        {window.start}–<wbr />
+                        {window.end}
                       </span>
                     ) : null}
                   </td>
