@@ -3,7 +3,7 @@
 
 PY := .venv/bin/python
 
-.PHONY: run test setup services lint test-python test-client bench bench-booking bench-board bench-board-browser
+.PHONY: run test setup services lint test-python test-client bench bench-booking bench-board bench-board-browser bench-schedule
 
 run: setup  ## the product on its embedded default: SQLite, no Redis, demo data, :8000
 	$(PY) -m realtime
@@ -43,3 +43,6 @@ bench-board: setup services  ## a large clinic's board: whole bookings feed agai
 
 bench-board-browser: setup services  ## a client's submit to its row on a counselor's board, in chromium
 	$(PY) -m infra.bench.board_browser --time-calls --json var/bench/board-browser.json
+
+bench-schedule: setup services  ## a schedule change to the last of 500 watchers' pushes, 200 counselors
+	$(PY) -m infra.bench.schedule --json var/bench/schedule.json

@@ -16,8 +16,12 @@ import pytest
 
 from tests.support.booking import person
 from tests.support.clients import Socket, call_http, connect, sign_in
+from tests.support.server import ServerProcess
 from tests.test_counselor_calendar import ADMIN, COUNSELOR, book_with
+from tests.test_multinode import two_nodes
 from tests.test_staff_signin import dev_session, new_staff
+
+__all__ = ["two_nodes"]  # the fixture of tests/test_multinode.py: two nodes, one database
 
 CLINIC = "demo-clinic"
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -221,6 +225,8 @@ def refusal_cases() -> list[tuple[str, dict[str, Any], str, str | None]]:
     """(what, the lists sent, the field named, the rule's code or None for the input model's)."""
     day = today()
     window = {"weekday": 1, "start": "09:00", "end": "12:00"}
+    next_sunday = day + timedelta(days=(6 - day.weekday()) % 7 or 7)
+    sunday = {"date": next_sunday.isoformat(), "kind": "extra"}
     eight = [
         {"weekday": 2, "start": f"{h:02d}:00", "end": f"{h + 1:02d}:00"} for h in range(0, 16, 2)
     ]
@@ -304,6 +310,23 @@ def refusal_cases() -> list[tuple[str, dict[str, Any], str, str | None]]:
             "extraWithoutTimes",
         ),
         (
+            "extra over the weekly hours",  # the case sends Sunday 10:00-12:00 as its weekly
+            {"exceptions": [{**sunday, "start": "11:00", "end": "13:00"}]},
+            "exceptions.0.start",
+            "overlap",
+        ),
+        (
+            "extras touching",
+            {
+                "exceptions": [
+                    {**sunday, "start": "13:00", "end": "15:00"},
+                    {**sunday, "start": "15:00", "end": "17:00"},
+                ]
+            },
+            "exceptions.1.start",
+            "overlap",
+        ),
+        (
             "not a date",
             {"exceptions": [{"date": "2026-02-30", "kind": "off"}]},
             "exceptions.0.date",
@@ -316,6 +339,13 @@ def refusal_cases() -> list[tuple[str, dict[str, Any], str, str | None]]:
             None,
         ),
         ("no language", {"languages": []}, "languages", None),
+        ("version too large", {"version": 2**40}, "version", None),
+        (
+            "control character",
+            {"weekly": [{"weekday": 1, "start": "09:00", "end": "1\u00002:00"}]},
+            "weekly.0.end",
+            "controlCharacters",
+        ),
         ("unknown language", {"languages": ["fr"]}, "languages.0", None),
     ]
 
@@ -358,6 +388,11 @@ async def test_a_bad_holiday_is_refused_naming_the_field(base_url: str) -> None:
                 "holidays-update", {"clinicId": CLINIC, "version": before["version"], "days": days}
             )
             assert field in reply["error"]["details"]["fields"], (days, reply)
+        for version in (2**40, 0, True):
+            reply = await admin.call(
+                "holidays-update", {"clinicId": CLINIC, "version": version, "days": []}
+            )
+            assert "version" in reply["error"]["details"]["fields"], (version, reply)
         assert await holidays_of(admin) == before
 
 
@@ -385,8 +420,11 @@ async def test_new_weekly_hours_are_offered_at_once(base_url: str) -> None:
                 "12:00",
             ]
             assert all(s["counselorIds"] == ["c-tanaka"] for s in slots)
-        # Put back: the Sunday is empty again.
+        # Put back: the Sunday is empty again, and its times cannot be held.
         assert on_day(await vacancies(admin, first, last), sunday) == []
+        async with person(base_url) as someone:
+            refused = await someone.hold(slots[0]["start"], "c-tanaka")
+            assert refused.get("error", {}).get("status") == "ABORTED", refused
 
 
 async def test_an_exception_pushes_its_month_and_not_the_next(base_url: str) -> None:
@@ -573,3 +611,85 @@ async def test_public_holidays_are_suggested_in_the_callers_language(base_url: s
         assert all(date.fromisoformat(d["date"]) >= today() for d in now["days"])
         reply = await admin.call("holidays-suggest", {"clinicId": CLINIC, "year": year + 5})
         assert "year" in reply["error"]["details"]["fields"]
+
+
+# Several nodes -------------------------------------------------------------------------------
+
+
+async def test_a_change_on_one_node_reaches_a_calendar_open_on_the_other(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_nodes
+    day = next_month(today()).replace(day=15)
+    path = f"vacancies/{CLINIC}/{SERVICE}/{month_of(day)}"
+    watcher = await sign_in(b.url, "schedule-two-nodes@example.com")
+    async with admin_socket(a.url) as admin, connect(b.url, watcher.token) as on_b:
+        version = (await on_b.subscribe(path))["snapshot"]["version"]
+        before = await schedule_of(admin, "c-tanaka")
+        extra = {"date": day.isoformat(), "kind": "extra", "start": "19:00", "end": "21:00"}
+        async with changed(admin, "c-tanaka", exceptions=[*before["exceptions"], extra]):
+            await on_b.wait_for_version(path, version + 1)
+            slots = on_day(on_b.pushes[path][-1]["data"]["slots"], day)
+            assert any(
+                datetime.fromisoformat(s["start"]).astimezone(TOKYO).hour == 19
+                and "c-tanaka" in s["counselorIds"]
+                for s in slots
+            )
+        # Put back on node a: node b's calendar loses the evening again.
+        await on_b.wait_for_version(path, version + 2)
+        slots = on_day(on_b.pushes[path][-1]["data"]["slots"], day)
+        assert all(datetime.fromisoformat(s["start"]).astimezone(TOKYO).hour < 19 for s in slots)
+
+
+async def test_hostile_input_from_an_admin_is_refused_never_an_internal_error(
+    base_url: str,
+) -> None:
+    account = await sign_in(base_url, ADMIN)
+    base = {"clinicId": CLINIC, "counselorId": "c-tanaka", "version": 1}
+    hostile: list[dict[str, Any]] = [
+        {**base, "weekly": [None]},
+        {**base, "weekly": [{"weekday": 10**30, "start": "09:00", "end": "12:00"}]},
+        {**base, "weekly": [{"weekday": -1, "start": "09:00", "end": "12:00"}]},
+        {**base, "weekly": [{"weekday": "1", "start": "09:00", "end": "12:00"}]},
+        {**base, "weekly": [{"weekday": 1, "start": "99:99", "end": "12:00"}]},
+        {**base, "weekly": [{"weekday": 1, "start": "1０:00", "end": "12:00"}]},
+        {**base, "exceptions": [{"date": "9999-12-31", "kind": "off"}]},
+        {**base, "exceptions": [{"date": "0001-01-01", "kind": "off"}]},
+        {**base, "exceptions": [{"date": "２０２７-01-01", "kind": "off"}]},
+        {**base, "exceptions": [{"date": "2027-01-01", "kind": "holiday"}]},
+        {**base, "version": -1},
+        {**base, "version": 1.5},
+        {**base, "weekly": {"0": []}},
+    ]
+    for data in hostile:
+        status, reply = await call_http(base_url, "schedule-update", data, account.token)
+        assert (status, reply["error"]["status"]) == (400, "INVALID_ARGUMENT"), (data, reply)
+    for data in ({"clinicId": CLINIC, "year": 10**30}, {"clinicId": CLINIC, "year": -5}):
+        status, reply = await call_http(base_url, "holidays-suggest", data, account.token)
+        assert status == 400 and "year" in reply["error"]["details"]["fields"], reply
+
+
+async def test_two_admins_on_two_nodes_cannot_both_win(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = two_nodes
+    other = await dev_session(b.url, await new_staff(b.url), second_factor=True)
+    async with admin_socket(a.url) as on_a, connect(b.url, other.token) as on_b:
+        for _attempt in range(3):
+            before = await schedule_of(on_a, "c-brown")
+            data = {"clinicId": CLINIC, "counselorId": "c-brown", "version": before["version"]}
+            replies = await asyncio.gather(
+                on_a.call("schedule-update", {**data, "languages": ["en"]}),
+                on_b.call("schedule-update", {**data, "languages": ["ja"]}),
+            )
+            assert sorted("data" in r for r in replies) == [False, True], replies
+            (won,) = [r["data"]["schedule"] for r in replies if "data" in r]
+            (lost,) = [r["error"] for r in replies if "error" in r]
+            assert lost["status"] == "ABORTED" and lost["details"]["current"] == won
+            assert (await schedule_of(on_b, "c-brown"))["languages"] == won["languages"]
+        current = await schedule_of(on_a, "c-brown")
+        await call(
+            on_a,
+            "schedule-update",
+            {**data, "version": current["version"], "languages": ["en", "ja"]},
+        )

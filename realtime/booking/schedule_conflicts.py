@@ -8,13 +8,10 @@ cancel as the clinic).
 """
 
 from datetime import datetime
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from realtime.booking.schedule import Hours
-from realtime.functions.staff import contact_of
 from storage.repo_schedule import Booked
-from storage.types import iso
 
 
 def fits(hours: Hours, counselor_id: str, start: datetime, end: datetime, zone: ZoneInfo) -> bool:
@@ -28,23 +25,11 @@ def fits(hours: Hours, counselor_id: str, start: datetime, end: datetime, zone: 
     )
 
 
-def conflict_wire(booked: Booked) -> dict[str, Any]:
-    claim, appointment, email = booked
-    return {
-        "appointmentId": appointment.id,
-        "start": iso(claim.start),
-        "end": iso(claim.end),
-        "counselorId": claim.counselor_id,
-        "status": appointment.status,
-        "name": contact_of(email, appointment.intake)["name"],
-    }
-
-
-def stranded(hours: Hours, booked: list[Booked], *, timezone: str) -> list[dict[str, Any]]:
-    """The bookings of `booked` the hours no longer cover, in the wire form, by start."""
+def stranded(hours: Hours, booked: list[Booked], *, timezone: str) -> list[Booked]:
+    """The bookings of `booked` the hours no longer cover, in their order."""
     zone = ZoneInfo(timezone)
     return [
-        conflict_wire(item)
+        item
         for item in booked
         if not fits(hours, item[0].counselor_id, item[0].start, item[0].end, zone)
     ]

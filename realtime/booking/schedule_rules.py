@@ -29,7 +29,7 @@ MAX_WINDOWS_A_DAY = 7
 MAX_EXCEPTIONS = 366
 MAX_HOLIDAYS = 366
 YEARS_AHEAD = 2
-HHMM = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
+HHMM = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
 
 # Rule name -> the English message (the client has each rule's text in both languages).
 MESSAGES = {
@@ -194,11 +194,13 @@ def dated_changes(
     counselor_id: str,
     exceptions: Sequence[ExceptionIn],
     *,
+    weekly: Sequence[WeeklyHours],
     today: date,
     shortest: int,
     problems: Problems,
 ) -> list[DatedChange]:
-    """The exceptions as stored: a day off (no times) or extra hours, one kind a date."""
+    """The exceptions as stored: a day off (no times) or extra hours, one kind a date; extra
+    windows apart from one another and from the `weekly` windows of their weekday."""
     found: list[DatedChange] = []
     kinds: dict[date, str] = {}
     extras: dict[date, list[tuple[str, tuple[time, time]]]] = defaultdict(list)
@@ -222,10 +224,16 @@ def dated_changes(
         if window is not None:
             extras[day].append((path, window))
         found.append(DatedChange(counselor_id, day, exception.kind, *(window or (None, None))))
-    for day_windows in extras.values():
+    usual: dict[int, list[tuple[time, time]]] = defaultdict(list)
+    for hours in weekly:
+        usual[hours.weekday].append((hours.start, hours.end))
+    for day, day_windows in extras.items():
         if len(day_windows) > MAX_WINDOWS_A_DAY:
             problems.add("exceptions", "tooMany")
         _apart(day_windows, problems)
+        for path, (start, end) in day_windows:
+            if any(start <= to and since <= end for since, to in usual[day.weekday()]):
+                problems.add(f"{path}.start", "overlap")
     return sorted(found, key=lambda c: (c.day, c.start or time()))
 
 

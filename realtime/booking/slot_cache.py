@@ -13,8 +13,10 @@ later one. The version is read before the data are loaded, so an entry never hol
 older than its version says. An entry is also dropped:
 - when a hold it counts expires (`valid_until`): an expired hold stops blocking at once,
   before the expire-holds job raises the version;
-- after MAX_AGE_SECONDS: counselors' hours and days off are written outside the server (no
-  function changes them), and such edits reach readers within that time.
+- after MAX_AGE_SECONDS: a schedule or holiday change made through the server raises the
+  versions of the months it touches in its own transaction (realtime/functions/schedule.py),
+  so readers recompute at once; an edit made in the database directly reaches them within
+  this time.
 What depends on the moment (minimum notice, horizon) or on the person (pregnancy window, their
 own hold not blocking them) is applied per read (`FreeTimes.select`), never cached.
 

@@ -6,11 +6,11 @@ Who may: a counselor their own schedule, a clinic_admin any counselor's of their
 clinic's holidays, clinic_admins only.
 
 A change is one transaction: the version compare-and-set (storage/repo_schedule.py), the
-replaced rows, the conflicts read against the new hours and the audit entry. After the
-commit the one write path (realtime/changes.py) raises the versions of the month documents
-it touches and pushes them: a claim change without `change` (`ClaimChange`), so every
-node's month cache computes those months again from the database at their new versions
-(realtime/booking/slot_cache.py keeps an entry only at its version).
+replaced rows, the conflicts read against the new hours, the audit entry, and the new
+versions of the month documents it touches (realtime/booking/publish.py `version_in`). After
+the commit the one write path (realtime/changes.py) pushes those months; without a
+`ClaimChange`, so every node's month cache computes them again from the database at their
+new versions (realtime/booking/slot_cache.py keeps an entry only at its version).
 """
 
 from collections.abc import Sequence
@@ -23,6 +23,7 @@ from pydantic import Field, StringConstraints
 
 from realtime import audit
 from realtime.booking.access import staff_counselor
+from realtime.booking.publish import version_in
 from realtime.booking.schedule import DatedChange, Hours, WeeklyHours, local_time
 from realtime.booking.schedule_conflicts import stranded
 from realtime.booking.schedule_country import country_of
@@ -44,14 +45,16 @@ from realtime.dispatch import CallContext, callable_function, validated
 from realtime.errors import FunctionError, invalid_field, no_access
 from realtime.functions.inputs import Id, Input
 from realtime.functions.send_email import Locale
-from realtime.functions.staff import raw
+from realtime.functions.staff import contact_of, raw
 from realtime.rules import require_staff
+from realtime.state import AppState
 from realtime.text import OneLine
 from storage.db import AsyncSession
 from storage.models import Clinic, ClinicHoliday, Counselor, CounselorException, CounselorHours
 from storage.repo_booking import catalog_of
 from storage.repo_catalog import get_clinic
 from storage.repo_schedule import (
+    Booked,
     booked_from,
     claim_holidays,
     claim_schedule,
@@ -63,10 +66,13 @@ from storage.repo_schedule import (
     replace_weekly,
     weekly_of,
 )
-from storage.types import utcnow
+from storage.types import iso, utcnow
 
-HHMM = Annotated[str, StringConstraints(max_length=5)]
-Day = Annotated[str, StringConstraints(max_length=10)]
+# Text fields are OneLine: a control character is refused as everywhere (realtime/text.py).
+HHMM = Annotated[OneLine, StringConstraints(max_length=5)]
+Day = Annotated[OneLine, StringConstraints(max_length=10)]
+# Versions are compared in SQL with INTEGER columns: a larger number is refused here.
+Version = Annotated[int, Field(ge=1, le=2**31 - 1)]
 # Which `holidays` language gives a holiday's name in each of ours (JP has "ja", "en_US").
 HOLIDAY_LANGUAGES = {"ja": "ja", "en": "en_US"}
 
@@ -92,7 +98,7 @@ class ExceptionEntry(Input):
 class ScheduleUpdate(Input):
     clinicId: Id
     counselorId: Id
-    version: int
+    version: Version
     weekly: list[WeeklyWindow] | None = Field(default=None, max_length=7 * MAX_WINDOWS_A_DAY)
     exceptions: list[ExceptionEntry] | None = Field(default=None, max_length=MAX_EXCEPTIONS)
     languages: list[Literal["ja", "en"]] | None = Field(default=None, min_length=1, max_length=2)
@@ -105,7 +111,7 @@ class HolidayEntry(Input):
 
 class HolidaysUpdate(Input):
     clinicId: Id
-    version: int
+    version: Version
     days: list[HolidayEntry] = Field(max_length=MAX_HOLIDAYS)
 
 
@@ -205,13 +211,16 @@ async def schedule_read(context: CallContext, data: Any) -> dict[str, Any]:
     async with context.state.db.read() as session:
         named = raw(data, "counselorId")
         if named is None and not who.is_admin:
-            named = who.counselor_id
-        if named is not None:
-            counselors = [await staff_counselor(session, who, named)]
-            request = validated(ScheduleRead, data)
-        else:
-            request = validated(ScheduleRead, data)
-            counselors = await clinic_counselors(session, clinic_id=request.clinicId)
+            named = who.counselor_id  # a counselor's own; never the clinic's whole list
+            if named is None:
+                raise no_access()
+        one = await staff_counselor(session, who, named) if named is not None else None
+        request = validated(ScheduleRead, data)
+        counselors = (
+            [one]
+            if one is not None
+            else await clinic_counselors(session, clinic_id=request.clinicId)
+        )
         clinic = await _clinic(session, request.clinicId)
         today = today_in(clinic, utcnow())
         weekly, dated = await schedules(session, counselors, today)
@@ -265,6 +274,19 @@ async def _catalog(session: AsyncSession, clinic_id: str) -> tuple[int, int]:
     )
 
 
+def conflict_wire(booked: Booked) -> dict[str, Any]:
+    """A `<conflict>`: the booking, and the person's name as the board shows it."""
+    claim, appointment, email = booked
+    return {
+        "appointmentId": appointment.id,
+        "start": iso(claim.start),
+        "end": iso(claim.end),
+        "counselorId": claim.counselor_id,
+        "status": appointment.status,
+        "name": contact_of(email, appointment.intake)["name"],
+    }
+
+
 async def _conflicts(
     session: AsyncSession,
     clinic: Clinic,
@@ -279,14 +301,26 @@ async def _conflicts(
     closed = await holidays_between(session, clinic_id=clinic.id, first_day=today)
     booked = await booked_from(session, clinic_id=clinic.id, counselor_id=counselor_id, now=now)
     hours = Hours(weekly, dated, [day for day, _name in closed])
-    return stranded(hours, booked, timezone=clinic.timezone)
+    return [conflict_wire(item) for item in stranded(hours, booked, timezone=clinic.timezone)]
 
 
-def _record_months(change: Change, clinic: Clinic, moments: list[datetime]) -> None:
-    """The months to version and push after the commit (no `ClaimChange`: every node
-    computes them again from the database)."""
-    if moments:
-        change.claims_changed(Claims(clinic_id=clinic.id, moments=moments))
+async def _record_months(
+    state: AppState,
+    session: AsyncSession,
+    change: Change,
+    clinic: Clinic,
+    moments: list[datetime],
+) -> None:
+    """Raise the versions of the months the change touches inside its transaction (visible
+    with the new hours, to every node at once: a hold that follows the commit never checks
+    a time against the months as they were), to be pushed after the commit. No
+    `ClaimChange`: every node computes those months again from the database."""
+    if not moments:
+        return
+    versioned = await version_in(
+        state, session, clinic_id=clinic.id, moments=moments, service_id=None
+    )
+    change.claims_changed(Claims(clinic_id=clinic.id, moments=moments, versioned=versioned))
 
 
 async def _store(
@@ -327,6 +361,7 @@ async def schedule_update(context: CallContext, data: Any) -> dict[str, Any]:
         now = utcnow()
         today = today_in(clinic, now)
         shortest, horizon = await _catalog(session, clinic.id)
+        before_weekly, before_dated = await schedules(session, [counselor], today)
         problems = Problems()
         weekly = exceptions = None
         if request.weekly is not None:
@@ -335,7 +370,12 @@ async def schedule_update(context: CallContext, data: Any) -> dict[str, Any]:
             )
         if request.exceptions is not None:
             exceptions = dated_changes(
-                counselor.id, request.exceptions, today=today, shortest=shortest, problems=problems
+                counselor.id,
+                request.exceptions,
+                weekly=before_weekly if weekly is None else weekly,
+                today=today,
+                shortest=shortest,
+                problems=problems,
             )
         problems.raise_any()
         languages: list[str] | None = (
@@ -344,11 +384,12 @@ async def schedule_update(context: CallContext, data: Any) -> dict[str, Any]:
         claimed = await claim_schedule(
             session, counselor_id=counselor.id, version=request.version, languages=languages
         )
-        before_weekly, before_dated = await schedules(session, [counselor], today)
-        if not claimed:
+        if not claimed:  # read again: what the winner wrote (committed since the read above)
             await session.refresh(counselor)
-            current = schedule_wire(counselor, before_weekly, before_dated)
+            current = schedule_wire(counselor, *await schedules(session, [counselor], today))
             raise stale(counselor.schedule_version, current)
+        # As the claimed version left them (the read above came before the row's lock).
+        before_weekly, before_dated = await schedules(session, [counselor], today)
         after_weekly = before_weekly if weekly is None else weekly
         after_dated = before_dated if exceptions is None else exceptions
         await _store(session, counselor.id, weekly, exceptions, today)
@@ -376,7 +417,7 @@ async def schedule_update(context: CallContext, data: Any) -> dict[str, Any]:
             if set(before_weekly) != set(after_weekly)
             else [midday(day, clinic.timezone) for day in changed_days(before_dated, after_dated)]
         )
-        _record_months(change, clinic, moments)
+        await _record_months(state, session, change, clinic, moments)
         schedule = schedule_wire(
             counselor,
             after_weekly,
@@ -429,7 +470,8 @@ async def holidays_update(context: CallContext, data: Any) -> dict[str, Any]:
             },
             address=context.client_ip,
         )
-        _record_months(change, clinic, [midday(d, clinic.timezone) for d in added + removed])
+        moments = [midday(d, clinic.timezone) for d in added + removed]
+        await _record_months(state, session, change, clinic, moments)
         answer = {
             "holidays": {
                 "version": clinic.holidays_version,
