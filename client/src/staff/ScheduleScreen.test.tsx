@@ -58,7 +58,10 @@ describe('/staff/schedule', () => {
     server.on('/functions/schedule-update', () =>
       reply({
         schedule: { ...SATO, version: 5, weekly: [...SATO.weekly, { weekday: 1, start: '09:30', end: '11:00' }] },
-        conflicts: [{ appointmentId: 'a-7', start: '2099-01-06T14:00:00+09:00', end: '2099-01-06T15:00:00+09:00', counselorId: 'c-sato', status: 'confirmed', name: 'Aoi Suzuki' }],
+        conflicts: [
+          { appointmentId: 'a-7', start: '2099-01-06T14:00:00+09:00', end: '2099-01-06T15:00:00+09:00', counselorId: 'c-sato', status: 'confirmed', name: 'Aoi Suzuki' },
+          { appointmentId: 'a-8', start: '2099-01-07T10:00:00+09:00', end: '2099-01-07T11:00:00+09:00', counselorId: 'c-sato', status: 'draft', name: null },
+        ],
       }),
     );
     await openAsAdmin();
@@ -79,7 +82,7 @@ describe('/staff/schedule', () => {
     expect(screen.getByText('You have changes that are not saved.')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Save schedule' }));
-    await screen.findByRole('heading', { name: '1 booking is outside the new hours' });
+    await screen.findByRole('heading', { name: '2 bookings are outside the new hours' });
     expect(server.calls('schedule-update')).toEqual([
       {
         clinicId: 'demo-clinic',
@@ -99,6 +102,10 @@ describe('/staff/schedule', () => {
     expect(row?.textContent).toContain('Jan 6, 2099, 14:00–15:00');
     expect(row?.textContent).toContain('Hanako Sato');
     expect(row?.textContent).toContain('Confirmed');
+    // A live hold (`draft`) reads as one; a person without a name yet is said so.
+    const held = screen.getByRole('link', { name: 'Move or cancel (No name given)' }).closest('tr');
+    expect(held?.textContent).toContain('Jan 7, 2099, 10:00–11:00');
+    expect(held?.textContent).toContain('On hold');
     expect(announcer().textContent).toBe('The schedule was saved.');
   });
 

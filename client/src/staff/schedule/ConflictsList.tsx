@@ -40,19 +40,24 @@ export function ConflictsList({ conflicts, zone, locale, counselorName }: { conf
             </tr>
           </thead>
           <tbody>
-            {conflicts.map((conflict) => (
-              <tr key={conflict.appointmentId}>
-                <td>
-                  <time dateTime={conflict.start}>{startOf(conflict.start, zone, locale)}</time>–{endOf(conflict.end, zone, locale)}
-                </td>
-                <td>{conflict.name}</td>
-                <td>{counselorName(conflict.counselorId)}</td>
-                <td>{t(`status.${conflict.status}`, { defaultValue: conflict.status })}</td>
-                <td>
-                  <Link to={`/staff/appointments/${encodeURIComponent(conflict.appointmentId)}`}>{t('schedule.conflicts.open', { name: conflict.name })}</Link>
-                </td>
-              </tr>
-            ))}
+            {conflicts.map((conflict) => {
+              const name = conflict.name === '' ? t('schedule.conflicts.noName') : conflict.name;
+              // A conflict in `draft` is a live hold (docs/protocol.md "Schedules"): shown as one.
+              const status = conflict.status === 'draft' ? 'hold' : conflict.status;
+              return (
+                <tr key={conflict.appointmentId}>
+                  <td>
+                    <time dateTime={conflict.start}>{startOf(conflict.start, zone, locale)}</time>–{endOf(conflict.end, zone, locale)}
+                  </td>
+                  <td>{name}</td>
+                  <td>{counselorName(conflict.counselorId)}</td>
+                  <td>{t(`status.${status}`, { defaultValue: status })}</td>
+                  <td>
+                    <Link to={`/staff/appointments/${encodeURIComponent(conflict.appointmentId)}`}>{t('schedule.conflicts.open', { name })}</Link>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>
