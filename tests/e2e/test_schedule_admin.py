@@ -1,6 +1,7 @@
 """The schedule screen in a real browser (docs/product.md "Schedules"): an administrator on an
 English desktop in New York gives a counselor extra hours on a Sunday, when nobody works,
-and a client's calendar, open in another browser, offers that Sunday without a reload; on a
+and a client's calendar, open in another browser, offers that Sunday without a reload (the
+grid also takes a real mouse drag); on a
 Japanese phone in Tokyo the week grid, driven by the keyboard alone, adds weekly hours that
 are saved. axe-core finds nothing serious on either; screenshots go to
 test-results/schedule-admin/ for a look. Each test puts the counselor's schedule back as
@@ -107,6 +108,22 @@ async def test_extra_hours_reach_an_open_calendar_without_reload(
         await page.get_by_label("Counselor").select_option(label="Hanako Sato")
         zone = page.get_by_text("Times are in the clinic's time zone: Japan Standard Time.")
         await expect(zone).to_be_visible()
+        # A real mouse: press on Wednesday 19:00, drag down to 20:30, release: one window.
+        grid = page.get_by_role("grid", name="Weekly hours")
+        first = grid.get_by_role("gridcell", name="Wednesday 19:00–19:30, no hours")
+        last = grid.get_by_role("gridcell", name="Wednesday 20:00–20:30, no hours")
+        await last.scroll_into_view_if_needed()
+        press, release = await first.bounding_box(), await last.bounding_box()
+        assert press is not None and release is not None
+        await page.mouse.move(press["x"] + 5, press["y"] + 5)
+        await page.mouse.down()
+        await page.mouse.move(release["x"] + 5, release["y"] + 5, steps=5)
+        await page.mouse.up()
+        dragged = grid.get_by_role("gridcell", name="Wednesday 20:00–20:30, in hours 19:00–20:30")
+        await expect(dragged).to_be_visible()
+        await page.get_by_role("button", name="Undo changes").click()
+        await expect(dragged).to_have_count(0)
+
         await page.get_by_label("Date", exact=True).first.fill(sunday.isoformat())
         await page.get_by_label("Kind").select_option(label="Extra hours")
         await page.get_by_label("From").fill("10:00")
