@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
 import { renderApp } from '../test/renderApp';
-import { admin, counselorSato } from '../test/staff';
+import { admin, bookingRow, counselorSato, pushClinicDocument, resetClinicDocuments } from '../test/staff';
+import { bookingsWindowPath } from './liveClinic';
 
 let view: ReturnType<typeof renderApp> | undefined;
 let server: FakeServer;
@@ -20,6 +21,7 @@ const TANAKA = { ...SATO, counselorId: 'c-tanaka', name: { ja: '田中 一郎', 
 const HOLIDAYS = { version: 2, days: [{ date: '2099-01-01', name: "New Year's Day" }] };
 
 beforeEach(() => {
+  resetClinicDocuments();
   server = fakeServer({
     '/functions/schedule-read': () => reply({ timezone: 'Asia/Tokyo', counselors: [SATO, TANAKA], holidays: HOLIDAYS }),
   });
@@ -96,14 +98,14 @@ describe('/staff/schedule', () => {
         languages: ['ja'],
       },
     ]);
-    const link = screen.getByRole('link', { name: 'Move or cancel (Aoi Suzuki)' });
+    const link = screen.getByRole('link', { name: 'Open (Aoi Suzuki)' });
     expect(link.getAttribute('href')).toBe('/staff/appointments/a-7');
     const row = link.closest('tr');
     expect(row?.textContent).toContain('Jan 6, 2099, 14:00–15:00');
     expect(row?.textContent).toContain('Hanako Sato');
     expect(row?.textContent).toContain('Confirmed');
     // A live hold (`draft`) reads as one; a person without a name yet is said so.
-    const held = screen.getByRole('link', { name: 'Move or cancel (No name given)' }).closest('tr');
+    const held = screen.getByRole('link', { name: 'Open (No name given)' }).closest('tr');
     expect(held?.textContent).toContain('Jan 7, 2099, 10:00–11:00');
     expect(held?.textContent).toContain('On hold');
     expect(announcer().textContent).toBe('The schedule was saved.');
@@ -214,6 +216,53 @@ describe('/staff/schedule', () => {
     await waitFor(() => {
       expect(screen.queryByRole('button', { name: 'Add 1 day and save' })).toBeNull();
     });
+  });
+
+  it("moves a booking the new hours no longer cover to a free time of its counselor, and says so when that time was taken", async () => {
+    const user = userEvent.setup();
+    const conflict = { appointmentId: 'a-7', start: '2099-01-06T14:00:00+09:00', end: '2099-01-06T15:00:00+09:00', counselorId: 'c-sato', status: 'confirmed', name: 'Aoi Suzuki' };
+    server.on('/functions/schedule-update', () => reply({ schedule: { ...SATO, version: 5, weekly: [] }, conflicts: [conflict] }));
+    server.on('/functions/vacancies-read', () =>
+      reply({
+        timezone: 'Asia/Tokyo',
+        slots: [
+          { start: '2099-01-07T10:00:00+09:00', end: '2099-01-07T11:00:00+09:00', counselorIds: ['c-sato', 'c-tanaka'] },
+          { start: '2099-01-07T13:00:00+09:00', end: '2099-01-07T14:00:00+09:00', counselorIds: ['c-tanaka'] },
+          { start: '2099-01-08T09:00:00+09:00', end: '2099-01-08T10:00:00+09:00', counselorIds: ['c-sato'] },
+        ],
+      }),
+    );
+    let taken = true;
+    server.on('/functions/appointment-reschedule', () =>
+      taken ? refuse('ABORTED', 409, 'This time has just been taken.', { alternatives: [] }) : reply({ status: 'confirmed', date: '2099-01-08', time: '09:00', counselorId: 'c-sato', moved: true }),
+    );
+    await openAsAdmin();
+    await user.click(screen.getByRole('button', { name: 'Remove (Monday, January 5, 2099: day off)' }));
+    await user.click(screen.getByRole('button', { name: 'Save schedule' }));
+    await user.click(await screen.findByRole('button', { name: 'Move (Aoi Suzuki)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Move the booking of Aoi Suzuki' });
+    // The service comes from the bookings window of the booking's day.
+    await pushClinicDocument(bookingsWindowPath('demo-clinic', '2099-01-06', '2099-01-06'), { bookings: [bookingRow('a-7', { date: '2099-01-06', time: '14:00' })], days: {} });
+    const time = await within(dialog).findByLabelText('New time');
+    expect(server.calls('vacancies-read')[0]).toMatchObject({ clinicId: 'demo-clinic', serviceId: 'cancer-b2b' });
+    // Only the times of the same counselor.
+    expect(within(time).getAllByRole('option').map((option) => option.textContent)).toEqual(['Choose a time', 'Jan 7, 2099, 10:00', 'Jan 8, 2099, 09:00']);
+    await user.selectOptions(time, 'Jan 7, 2099, 10:00');
+    await user.click(within(dialog).getByRole('button', { name: 'Move to this time' }));
+    await within(dialog).findByText('That time has just been taken. The list has been updated: choose another.');
+    await waitFor(() => {
+      expect(server.calls('vacancies-read')).toHaveLength(2);
+    });
+    taken = false;
+    await user.selectOptions(within(dialog).getByLabelText('New time'), 'Jan 8, 2099, 09:00');
+    await user.click(within(dialog).getByRole('button', { name: 'Move to this time' }));
+    await screen.findByText('Moved to Jan 8, 2099, 09:00.');
+    expect(server.calls('appointment-reschedule')).toEqual([
+      { appointmentId: 'a-7', start: '2099-01-07T10:00:00+09:00', counselorId: 'c-sato' },
+      { appointmentId: 'a-7', start: '2099-01-08T09:00:00+09:00', counselorId: 'c-sato' },
+    ]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('heading', { name: /outside the new hours/ })).toBeNull();
   });
 
   it("gives a counselor their own schedule, without the clinic's closed days", async () => {

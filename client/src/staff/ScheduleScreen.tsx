@@ -123,7 +123,16 @@ function Schedules({ clinicId, ownCounselorId, admin }: { clinicId: string; ownC
           />
         </>
       )}
-      <ConflictsList conflicts={conflicts} zone={read.timezone} locale={locale} counselorName={counselorName} />
+      <ConflictsList
+        clinicId={clinicId}
+        conflicts={conflicts}
+        zone={read.timezone}
+        locale={locale}
+        counselorName={counselorName}
+        onMoved={(moved) => {
+          setConflicts(conflicts.filter((conflict) => conflict.appointmentId !== moved.appointmentId));
+        }}
+      />
       {admin && read.holidays !== null && (
         <HolidaysPanel
           clinicId={clinicId}

@@ -1,11 +1,13 @@
 /**
- * The bookings a saved change no longer covers: they stay booked, and each links to its
- * appointment page, where staff reschedule it or cancel it as the clinic. Times in the
- * clinic's zone.
+ * The bookings a saved change no longer covers: they stay booked; each can be moved to
+ * another free time of its counselor (MoveDialog) and links to its appointment page, where
+ * staff cancel it as the clinic. Times in the clinic's zone.
  */
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Locale } from '../../i18n/locale';
+import { MoveDialog } from './MoveDialog';
 import type { Conflict } from './schedule';
 
 /** An instant in the clinic's zone: "Mar 5, 2025, 11:00" / "2025/03/05 11:00". */
@@ -21,13 +23,33 @@ function endOf(iso: string, zone: string, locale: Locale): string {
   return new Intl.DateTimeFormat(locale, { timeStyle: 'short', hourCycle: 'h23', timeZone: zone }).format(date);
 }
 
-export function ConflictsList({ conflicts, zone, locale, counselorName }: { conflicts: Conflict[]; zone: string; locale: Locale; counselorName: (id: string) => string }) {
+interface Props {
+  clinicId: string;
+  conflicts: Conflict[];
+  zone: string;
+  locale: Locale;
+  counselorName: (id: string) => string;
+  onMoved: (conflict: Conflict) => void;
+}
+
+export function ConflictsList({ clinicId, conflicts, zone, locale, counselorName, onMoved }: Props) {
   const { t } = useTranslation('staff');
-  if (conflicts.length === 0) return null;
+  const [moving, setMoving] = useState<Conflict | null>(null);
+  const [said, setSaid] = useState('');
+  if (conflicts.length === 0) {
+    return (
+      <p role="status" className="hint">
+        {said}
+      </p>
+    );
+  }
   return (
     <section className="schedule-section schedule-conflicts" aria-labelledby="schedule-conflicts-title">
       <h2 id="schedule-conflicts-title">{t('schedule.conflicts.title', { count: conflicts.length })}</h2>
       <p>{t('schedule.conflicts.lead')}</p>
+      <p role="status" className="hint">
+        {said}
+      </p>
       <div className="staff-audit-scroll" role="region" aria-labelledby="schedule-conflicts-title" tabIndex={0}>
         <table className="staff-audit-table">
           <thead>
@@ -52,7 +74,16 @@ export function ConflictsList({ conflicts, zone, locale, counselorName }: { conf
                   <td>{name}</td>
                   <td>{counselorName(conflict.counselorId)}</td>
                   <td>{t(`status.${status}`, { defaultValue: status })}</td>
-                  <td>
+                  <td className="schedule-conflict-actions">
+                    <button
+                      type="button"
+                      className="secondary"
+                      onClick={() => {
+                        setMoving(conflict);
+                      }}
+                    >
+                      {t('schedule.move.button', { name })}
+                    </button>{' '}
                     <Link to={`/staff/appointments/${encodeURIComponent(conflict.appointmentId)}`}>{t('schedule.conflicts.open', { name })}</Link>
                   </td>
                 </tr>
@@ -61,6 +92,22 @@ export function ConflictsList({ conflicts, zone, locale, counselorName }: { conf
           </tbody>
         </table>
       </div>
+      {moving !== null && (
+        <MoveDialog
+          clinicId={clinicId}
+          conflict={moving}
+          zone={zone}
+          locale={locale}
+          onMoved={(moved, words) => {
+            setMoving(null);
+            setSaid(words);
+            onMoved(moved);
+          }}
+          onClose={() => {
+            setMoving(null);
+          }}
+        />
+      )}
     </section>
   );
 }
