@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 from playwright.async_api import Browser, Page, ViewportSize, expect
 
 from tests.e2e.test_accessibility import assert_accessible
-from tests.support.booking import person
+from tests.support.booking import free_slots, person
 from tests.support.browser import browser_of, signed_in
 from tests.support.clients import Account, connect, sign_in
 from tests.support.server import ROOT, ServerProcess
@@ -196,3 +196,58 @@ async def test_the_week_grid_by_keyboard_alone_adds_hours_that_are_saved(
         saved = await sato_schedule(base, admin)
         assert {"weekday": 6, "start": "10:00", "end": "11:00"} in saved["weekly"], saved
         assert saved["version"] == before["version"] + 1
+
+
+async def test_a_stranded_booking_is_listed_and_moved_from_the_schedule(
+    browser: Browser, sqlite_server: ServerProcess
+) -> None:
+    base = sqlite_server.url
+    admin = await sign_in(base, ADMIN)
+    async with restored(base, admin) as before, person(base, complete=True) as someone:
+        taken = {item["date"] for item in before["exceptions"]}
+        soon = datetime.now(TOKYO).date() + timedelta(days=3)
+        for slot in await free_slots(someone.sock):
+            start = datetime.fromisoformat(slot["start"]).astimezone(TOKYO)
+            fits = SATO in slot["counselorIds"] and start.date() >= soon
+            free_day = start.date().isoformat() not in taken
+            if fits and free_day and "data" in await someone.hold(slot["start"], SATO):
+                break
+        else:
+            raise AssertionError("no free time of c-sato")
+        submitted = await someone.call(
+            "appointment-updateStatus",
+            {"appointmentId": someone.appointment_id, "status": "submitted"},
+        )
+        assert submitted.get("data", {}).get("status") == "confirmed", submitted
+
+        page = await signed_in(browser, base, admin, "en", "America/New_York", DESKTOP)
+        await page.goto(base + "/staff/schedule")
+        await expect(page.get_by_role("grid", name="Weekly hours")).to_be_visible(timeout=15_000)
+        await page.get_by_label("Counselor").select_option(label="Hanako Sato")
+        await page.get_by_label("Date", exact=True).first.fill(start.date().isoformat())
+        await page.get_by_role("button", name="Add", exact=True).click()
+        await page.get_by_role("button", name="Save schedule").click()
+        await expect(
+            page.get_by_role("heading", name=re.compile("outside the new hours"))
+        ).to_be_visible()
+        link = f'a[href="/staff/appointments/{someone.appointment_id}"]'
+        row = page.locator(f"tr:has({link})")
+        await expect(row).to_contain_text(f"{start:%b} {start.day}, {start.year}, {start:%H:%M}")
+        await expect(row).to_contain_text("Confirmed")
+        await assert_accessible(page, "/staff/schedule conflicts, en desktop")
+        await row.get_by_role("button", name=re.compile(r"^Move ")).click()
+        dialog = page.get_by_role("dialog")
+        choice = dialog.get_by_label("New time")
+        await expect(choice).to_be_visible(timeout=15_000)
+        await expect(choice.locator("option")).not_to_have_count(1)
+        await page.wait_for_timeout(350)  # the dialog's fade-in (axe reads colours as shown)
+        await assert_accessible(page, "/staff/schedule move dialog, en desktop")
+        await shot(page, "schedule-move-en-desktop")
+        await choice.select_option(index=1)
+        await dialog.get_by_role("button", name="Move to this time").click()
+        await expect(page.get_by_text(re.compile(r"^Moved to "))).to_be_visible(timeout=15_000)
+        await expect(row).to_have_count(0)
+        moved = await someone.document()
+        assert moved["date"] != start.date().isoformat(), moved
+        assert moved["counselorId"] == SATO and moved["status"] == "confirmed", moved
+        await page.context.close()
