@@ -7,21 +7,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Locale } from '../../i18n/locale';
+import { clockOf, startOf } from '../instants';
 import { MoveDialog } from './MoveDialog';
 import type { Conflict } from './schedule';
-
-/** An instant in the clinic's zone: "Mar 5, 2025, 11:00" / "2025/03/05 11:00". */
-function startOf(iso: string, zone: string, locale: Locale): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23', timeZone: zone }).format(date);
-}
-
-function endOf(iso: string, zone: string, locale: Locale): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(locale, { timeStyle: 'short', hourCycle: 'h23', timeZone: zone }).format(date);
-}
 
 interface Props {
   clinicId: string;
@@ -69,7 +57,7 @@ export function ConflictsList({ clinicId, conflicts, zone, locale, counselorName
               return (
                 <tr key={conflict.appointmentId}>
                   <td>
-                    <time dateTime={conflict.start}>{startOf(conflict.start, zone, locale)}</time>–{endOf(conflict.end, zone, locale)}
+                    <time dateTime={conflict.start}>{startOf(conflict.start, zone, locale)}</time>–{clockOf(conflict.end, zone, locale)}
                   </td>
                   <td>{name}</td>
                   <td>{counselorName(conflict.counselorId)}</td>

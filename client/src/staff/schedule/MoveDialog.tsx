@@ -15,6 +15,7 @@ import type { Locale } from '../../i18n/locale';
 import { addDays, todayIn } from '../../intake/dates';
 import { callFunction, errorMessageKey, FunctionsError } from '../../realtime';
 import { parseBookings } from '../board';
+import { startOf } from '../instants';
 import { bookingsWindowPath, useClinicDocument } from '../liveClinic';
 import type { Conflict } from './schedule';
 
@@ -67,8 +68,7 @@ export function MoveDialog({ clinicId, conflict, zone, locale, onMoved, onClose 
   const [chosen, setChosen] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const label = (slot: PlacedSlot) =>
-    new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23', timeZone: zone }).format(new Date(slot.at));
+  const label = (slot: PlacedSlot) => startOf(slot.start, zone, locale);
   const unknownService = windowError !== undefined || (document !== undefined && serviceId === null);
 
   const submit = async (event: SyntheticEvent) => {
