@@ -265,13 +265,17 @@ describe('/staff/schedule', () => {
     expect(screen.queryByRole('heading', { name: /outside the new hours/ })).toBeNull();
   });
 
-  it("gives a counselor their own schedule, without the clinic's closed days", async () => {
+  it("gives a counselor their own schedule, and the clinic's closed days to read only", async () => {
     server.on('/functions/schedule-read', () => reply({ timezone: 'Asia/Tokyo', counselors: [SATO], holidays: HOLIDAYS }));
     view = renderApp('/staff/schedule', { user: counselorSato });
     await screen.findByRole('grid', { name: 'Weekly hours' });
     expect(server.calls('schedule-read')).toEqual([{ clinicId: 'demo-clinic', counselorId: 'c-sato' }]);
     expect(screen.getByText('Schedule of Hanako Sato')).toBeTruthy();
-    expect(screen.queryByRole('heading', { name: 'Clinic closed days' })).toBeNull();
+    // The clinic's closed days, to read only.
+    expect(screen.getByRole('heading', { name: 'Clinic closed days' })).toBeTruthy();
+    expect(screen.getByText("Thursday, January 1, 2099 New Year's Day")).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Save closed days' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /public holidays/ })).toBeNull();
     expect(screen.queryByLabelText('Counselor')).toBeNull();
   });
 });

@@ -18,7 +18,7 @@ import { callFunction, errorMessageKey } from '../realtime';
 import { useAppStore } from '../store';
 import { selectAuthUser, selectLocale } from '../store/selectors';
 import { ConflictsList } from './schedule/ConflictsList';
-import { HolidaysPanel } from './schedule/HolidaysPanel';
+import { ClosedDays, HolidaysPanel } from './schedule/HolidaysPanel';
 import { ScheduleEditor } from './schedule/ScheduleEditor';
 import { parseScheduleRead, type Conflict, type Schedule, type ScheduleRead } from './schedule/schedule';
 import './staff.css';
@@ -133,6 +133,7 @@ function Schedules({ clinicId, ownCounselorId, admin }: { clinicId: string; ownC
           setConflicts(conflicts.filter((conflict) => conflict.appointmentId !== moved.appointmentId));
         }}
       />
+      {!admin && read.holidays !== null && <ClosedDays holidays={read.holidays} locale={locale} />}
       {admin && read.holidays !== null && (
         <HolidaysPanel
           clinicId={clinicId}

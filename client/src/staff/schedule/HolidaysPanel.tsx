@@ -209,3 +209,25 @@ export function HolidaysPanel({ clinicId, timezone, today, locale, holidays, onS
     </section>
   );
 }
+
+/** The clinic's closed days as a counselor sees them: read only. */
+export function ClosedDays({ holidays, locale }: { holidays: Holidays; locale: Locale }) {
+  const { t } = useTranslation('staff');
+  return (
+    <section className="schedule-section" aria-labelledby="schedule-holidays-title">
+      <h2 id="schedule-holidays-title">{t('schedule.holidays.title')}</h2>
+      <p className="hint">{t('schedule.holidays.readOnlyLead')}</p>
+      {holidays.days.length === 0 ? (
+        <p>{t('schedule.holidays.none')}</p>
+      ) : (
+        <ul className="schedule-list">
+          {holidays.days.map((day) => (
+            <li key={day.date}>
+              {fullDay(day.date, locale)} {day.name}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
