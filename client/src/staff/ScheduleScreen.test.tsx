@@ -265,6 +265,25 @@ describe('/staff/schedule', () => {
     expect(screen.queryByRole('heading', { name: /outside the new hours/ })).toBeNull();
   });
 
+  it('keeps a stale list of closed days to put back, and shows the stored one', async () => {
+    const user = userEvent.setup();
+    const theirs = { version: 3, days: [{ date: '2099-02-11', name: 'National Foundation Day' }] };
+    server.on('/functions/holidays-update', () => refuse('ABORTED', 409, 'Changed meanwhile.', { version: 3, current: theirs }));
+    await openAsAdmin();
+    await user.click(screen.getByRole('button', { name: 'Remove Thursday, January 1, 2099' }));
+    await user.click(screen.getByRole('button', { name: 'Save closed days' }));
+    await screen.findByText(/Someone else changed the closed days meanwhile; the list now shows theirs\./);
+    expect(server.calls('holidays-update')).toEqual([{ clinicId: 'demo-clinic', version: 2, days: [] }]);
+    expect(screen.getByText('Wednesday, February 11, 2099 National Foundation Day')).toBeTruthy();
+    expect(screen.getByText('Your list: No closed days from today.')).toBeTruthy();
+    server.on('/functions/holidays-update', () => reply({ holidays: { version: 4, days: [] }, conflicts: [] }));
+    await user.click(screen.getByRole('button', { name: 'Put my change back' }));
+    await user.click(screen.getByRole('button', { name: 'Save closed days' }));
+    await screen.findByText('Closed days saved (0 days).');
+    expect(screen.getByText('No closed days from today.')).toBeTruthy();
+    expect(server.calls('holidays-update')[1]).toEqual({ clinicId: 'demo-clinic', version: 3, days: [] });
+  });
+
   it("gives a counselor their own schedule, and the clinic's closed days to read only", async () => {
     server.on('/functions/schedule-read', () => reply({ timezone: 'Asia/Tokyo', counselors: [SATO], holidays: HOLIDAYS }));
     view = renderApp('/staff/schedule', { user: counselorSato });

@@ -22,7 +22,7 @@ interface Props {
   today: string;
   locale: Locale;
   holidays: Holidays;
-  onSaved: (holidays: Holidays, conflicts: Conflict[], announcement: string) => void;
+  onSaved: (holidays: Holidays, conflicts: Conflict[]) => void;
 }
 
 /** The country whose holidays the server offers (docs/protocol.md: Japan for Asia/Tokyo). */
@@ -48,6 +48,7 @@ export function HolidaysPanel({ clinicId, timezone, today, locale, holidays, onS
   const [failure, setFailure] = useState<string | null>(null);
   const [refused, setRefused] = useState<Refused>({});
   const [lost, setLost] = useState<Holiday[] | null>(null);
+  const [said, setSaid] = useState('');
   const dirty = JSON.stringify(days) !== JSON.stringify(base.days);
   const country = countryOf(timezone);
 
@@ -55,6 +56,7 @@ export function HolidaysPanel({ clinicId, timezone, today, locale, holidays, onS
     setBusy(true);
     setFailure(null);
     setRefused({});
+    setSaid('');
     try {
       const reply = await callFunction('holidays-update', { clinicId, version: base.version, days: next });
       const data = isRecord(reply) ? reply : {};
@@ -63,7 +65,8 @@ export function HolidaysPanel({ clinicId, timezone, today, locale, holidays, onS
       setDays(saved.days);
       setSuggested(null);
       setLost(null);
-      onSaved(saved, parseConflicts(data.conflicts), t('schedule.holidays.saved', { count: saved.days.length }));
+      setSaid(t('schedule.holidays.saved', { count: saved.days.length }));
+      onSaved(saved, parseConflicts(data.conflicts));
     } catch (error) {
       const current = parseHolidays(staleCurrent(error));
       if (current !== null) {
@@ -197,6 +200,9 @@ export function HolidaysPanel({ clinicId, timezone, today, locale, holidays, onS
             </div>
           ))}
       </div>
+      <p role="status" className="hint">
+        {said}
+      </p>
       {failure !== null && <ErrorText>{failure}</ErrorText>}
       {lost !== null && (
         <div className="schedule-lost">
