@@ -181,7 +181,7 @@ async def test_the_week_grid_by_keyboard_alone_adds_hours_that_are_saved(
         await expect(announcer).to_have_text("日曜日 10:00〜11:00を選択中です。Enterで追加します。")
         await page.keyboard.press("Enter")
         await expect(announcer).to_have_text("日曜日 10:00〜11:00を追加しました（未保存）。")
-        await expect(focused).to_have_accessible_name("日曜日 10:30〜11:00, 受付時間 10:00〜11:00")
+        await expect(focused).to_have_accessible_name("日曜日 10:30〜11:00、受付時間 10:00〜11:00")
         save = page.get_by_role("button", name="スケジュールを保存")
         for _ in range(80):
             if await save.evaluate("(button) => button === document.activeElement"):

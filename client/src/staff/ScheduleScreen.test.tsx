@@ -181,7 +181,7 @@ describe('/staff/schedule', () => {
     view = renderApp('/staff/schedule', { user: admin, locale: 'ja' });
     await screen.findByRole('grid', { name: '毎週の受付時間' });
     act(() => {
-      screen.getByRole('gridcell', { name: '月曜日 12:00〜12:30, 受付なし' }).focus();
+      screen.getByRole('gridcell', { name: '月曜日 12:00〜12:30、受付なし' }).focus();
     });
     await user.keyboard('{Enter}');
     await user.click(screen.getByRole('button', { name: 'スケジュールを保存' }));
@@ -190,7 +190,7 @@ describe('/staff/schedule', () => {
     expect(end.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(end.getAttribute('aria-describedby') ?? '')?.textContent).toBe('この受付時間は、クリニックのサービスで最も短い面談時間より短くなっています。');
     expect(screen.getByText('この日付はすでに過ぎています。')).toBeTruthy();
-    expect(screen.getByRole('gridcell', { name: '月曜日 09:00〜09:30, 受付時間 09:00〜12:30' }).hasAttribute('data-refused')).toBe(true);
+    expect(screen.getByRole('gridcell', { name: '月曜日 09:00〜09:30、受付時間 09:00〜12:30' }).hasAttribute('data-refused')).toBe(true);
   });
 
   it('imports the public holidays of a year in one click, showing first what will be added', async () => {

@@ -86,7 +86,8 @@ export function WeekGrid({ windows, rows, shortDays, longDays, refused, selected
     const at = windowAt(windows, cell.day, minute);
     const where = t('schedule.grid.cell', { day: dayName(cell.day), start: timeOf(minute), end: timeOf(minute + CELL_MINUTES) });
     const window = windows[at];
-    return window === undefined ? `${where}, ${t('schedule.grid.free')}` : `${where}, ${t('schedule.grid.inWindow', { start: window.start, end: window.end })}`;
+    const state = window === undefined ? t('schedule.grid.free') : t('schedule.grid.inWindow', { start: window.start, end: window.end });
+    return t('schedule.grid.cellState', { where, state });
   };
 
   const move = (cell: Cell, extend: boolean) => {
