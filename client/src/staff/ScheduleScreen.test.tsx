@@ -111,6 +111,22 @@ describe('/staff/schedule', () => {
     expect(announcer().textContent).toBe('The schedule was saved.');
   });
 
+  it('edits exact times in the form, the accessible twin of the grid', async () => {
+    const user = userEvent.setup();
+    await openAsAdmin();
+    await user.click(screen.getByText('Exact times'));
+    expect(screen.getByLabelText('Start (Monday)')).toHaveProperty('value', '09:00');
+    await user.click(screen.getByRole('button', { name: 'Add hours on Monday' }));
+    expect(announcer().textContent).toBe('Added Monday 13:00–14:00. Not saved yet.');
+    const end = screen.getByLabelText('End (Monday, hours 2)');
+    await user.clear(end);
+    await user.type(end, '15:00');
+    expect(cell('Monday 14:30–15:00, in hours 13:00–15:00')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Remove the hours Monday 09:00–12:00' }));
+    expect(cell('Monday 09:00–09:30, no hours')).toBeTruthy();
+    expect(screen.getByLabelText('Start (Monday)')).toHaveProperty('value', '13:00');
+  });
+
   it('removes the window under the focus with Delete', async () => {
     const user = userEvent.setup();
     await openAsAdmin();

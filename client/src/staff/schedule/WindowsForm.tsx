@@ -37,15 +37,22 @@ export function WindowsForm({ windows, longDays, errors, onChange }: Props) {
         <fieldset key={day} className="schedule-exact-day">
           <legend>{dayName(day)}</legend>
           {windows.every((window) => window.weekday !== day) && <p className="hint">{t('schedule.exact.none')}</p>}
-          {windows.map((window, index) =>
-            window.weekday !== day ? null : (
+          {windows.map((window, index) => {
+            if (window.weekday !== day) return null;
+            const ofDay = windows.filter((other) => other.weekday === day);
+            // Several windows of a day: each label says which (1st, 2nd...) so none is named twice.
+            const label = (part: 'start' | 'end') =>
+              ofDay.length === 1
+                ? t(`schedule.exact.${part}`, { day: dayName(day) })
+                : t(`schedule.exact.${part}Of`, { day: dayName(day), n: ofDay.indexOf(window) + 1 });
+            return (
               <div key={index} className="schedule-exact-window" data-refused={errors[String(index)] !== undefined || errors[`${index}.start`] !== undefined || errors[`${index}.end`] !== undefined || undefined}>
                 {(['start', 'end'] as const).map((part) => {
                   const id = `schedule-window-${index}-${part}`;
                   const error = part === 'start' ? errors[`${index}.start`] : (errors[`${index}.end`] ?? errors[`${index}.weekday`] ?? errors[String(index)]);
                   return (
                     <div key={part} className="schedule-time-field">
-                      <label htmlFor={id}>{t(`schedule.exact.${part}`, { day: dayName(day) })}</label>
+                      <label htmlFor={id}>{label(part)}</label>
                       <input
                         id={id}
                         type="time"
@@ -64,15 +71,16 @@ export function WindowsForm({ windows, longDays, errors, onChange }: Props) {
                 <button
                   type="button"
                   className="secondary"
+                  aria-label={t('schedule.exact.remove', { day: dayName(day), start: window.start, end: window.end })}
                   onClick={() => {
                     onChange(removeWindow(windows, index), t('schedule.grid.removed', { span: t('schedule.grid.span', { day: dayName(day), start: window.start, end: window.end }) }));
                   }}
                 >
-                  {t('schedule.exact.remove', { start: window.start, end: window.end })}
+                  {t('schedule.exceptions.removeShort')}
                 </button>
               </div>
-            ),
-          )}
+            );
+          })}
           <button
             type="button"
             className="secondary"
