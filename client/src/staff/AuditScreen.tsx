@@ -30,6 +30,7 @@ import {
   type AuditFilters,
   type AuditPage,
 } from './audit';
+import { startOf } from './instants';
 import { useClinicDocument } from './liveClinic';
 import { changedSettings } from './services';
 import './staff.css';
@@ -60,13 +61,6 @@ function when(iso: string, zone: string, locale: Locale): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium', hourCycle: 'h23', timeZone: zone }).format(date);
-}
-
-/** An appointment's start in the clinic's zone, to the minute: "Mar 5, 2025, 11:00" / "2025/03/05 11:00". */
-function startOf(iso: string, zone: string, locale: Locale): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23', timeZone: zone }).format(date);
 }
 
 /** The entry's `detail` in words (nothing for an intake read, which has none). */
