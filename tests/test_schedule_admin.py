@@ -497,6 +497,7 @@ async def test_bookings_the_new_hours_strand_are_listed_and_stay_booked(base_url
         expected = {
             "appointmentId": someone.appointment_id,
             "counselorId": "c-sato",
+            "serviceId": "cancer-b2b",
             "status": "confirmed",
             "name": "ヤマダ ハナコ",
         }

@@ -282,6 +282,7 @@ def conflict_wire(booked: Booked) -> dict[str, Any]:
         "start": iso(claim.start),
         "end": iso(claim.end),
         "counselorId": claim.counselor_id,
+        "serviceId": appointment.service_id,
         "status": appointment.status,
         "name": contact_of(email, appointment.intake)["name"],
     }

@@ -3,8 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
 import { renderApp } from '../test/renderApp';
-import { admin, bookingRow, counselorSato, pushClinicDocument, resetClinicDocuments } from '../test/staff';
-import { bookingsWindowPath } from './liveClinic';
+import { admin, counselorSato, resetClinicDocuments } from '../test/staff';
 
 let view: ReturnType<typeof renderApp> | undefined;
 let server: FakeServer;
@@ -236,7 +235,7 @@ describe('/staff/schedule', () => {
 
   it("moves a booking the new hours no longer cover to a free time of its counselor, and says so when that time was taken", async () => {
     const user = userEvent.setup();
-    const conflict = { appointmentId: 'a-7', start: '2099-01-06T14:00:00+09:00', end: '2099-01-06T15:00:00+09:00', counselorId: 'c-sato', status: 'confirmed', name: 'Aoi Suzuki' };
+    const conflict = { appointmentId: 'a-7', start: '2099-01-06T14:00:00+09:00', end: '2099-01-06T15:00:00+09:00', counselorId: 'c-sato', serviceId: 'cancer-b2b', status: 'confirmed', name: 'Aoi Suzuki' };
     server.on('/functions/schedule-update', () => reply({ schedule: { ...SATO, version: 5, weekly: [] }, conflicts: [conflict] }));
     server.on('/functions/vacancies-read', () =>
       reply({
@@ -257,8 +256,7 @@ describe('/staff/schedule', () => {
     await user.click(screen.getByRole('button', { name: 'Save schedule' }));
     await user.click(await screen.findByRole('button', { name: 'Move (Aoi Suzuki)' }));
     const dialog = screen.getByRole('dialog', { name: 'Move the booking of Aoi Suzuki' });
-    // The service comes from the bookings window of the booking's day.
-    await pushClinicDocument(bookingsWindowPath('demo-clinic', '2099-01-06', '2099-01-06'), { bookings: [bookingRow('a-7', { date: '2099-01-06', time: '14:00' })], days: {} });
+    // The free times of the conflict's own service.
     const time = await within(dialog).findByLabelText('New time');
     expect(server.calls('vacancies-read')[0]).toMatchObject({ clinicId: 'demo-clinic', serviceId: 'cancer-b2b' });
     // Only the times of the same counselor.

@@ -2,21 +2,18 @@
  * "Move" for a booking the new hours no longer cover: the free times of its service with the
  * same counselor over the next four weeks (`vacancies-read`), one chosen, then
  * `appointment-reschedule` (staff may: docs/protocol.md "Rescheduling"; the counselor stays,
- * so a counselor may move their own bookings too). The booking's service comes from the
- * clinic's bookings window of its day (a `<conflict>` does not name it). A time taken
- * meanwhile is said so and the list is read again.
+ * so a counselor may move their own bookings too). A time taken meanwhile is said so and the
+ * list is read again.
  */
 import { useEffect, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BookingDialog } from '../../booking/BookingDialog';
-import { placeSlots, parseVacancies, zonedMoment, type PlacedSlot } from '../../booking/slots';
+import { placeSlots, parseVacancies, type PlacedSlot } from '../../booking/slots';
 import { ErrorText } from '../../components/FieldParts';
 import type { Locale } from '../../i18n/locale';
 import { addDays, todayIn } from '../../intake/dates';
 import { callFunction, errorMessageKey, FunctionsError } from '../../realtime';
-import { parseBookings } from '../board';
 import { startOf } from '../instants';
-import { bookingsWindowPath, useClinicDocument } from '../liveClinic';
 import type { Conflict } from './schedule';
 
 /** How far ahead free times are offered, in days (within `vacancies-read`'s 62). */
@@ -60,16 +57,14 @@ interface Props {
 
 export function MoveDialog({ clinicId, conflict, zone, locale, onMoved, onClose }: Props) {
   const { t } = useTranslation(['staff', 'errors']);
-  const day = zonedMoment(conflict.start, zone)?.date ?? null;
-  const { document, error: windowError } = useClinicDocument(day === null ? null : bookingsWindowPath(clinicId, day, day));
-  const serviceId = parseBookings(document?.data).find((row) => row.appointmentId === conflict.appointmentId)?.serviceId ?? null;
+  const serviceId = conflict.serviceId === '' ? null : conflict.serviceId;
   const [round, setRound] = useState(0);
-  const { slots, failure } = useFreeTimes(clinicId, serviceId === '' ? null : serviceId, conflict.counselorId, zone, round);
+  const { slots, failure } = useFreeTimes(clinicId, serviceId, conflict.counselorId, zone, round);
   const [chosen, setChosen] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const label = (slot: PlacedSlot) => startOf(slot.start, zone, locale);
-  const unknownService = windowError !== undefined || (document !== undefined && serviceId === null);
+  const unknownService = serviceId === null;
 
   const submit = async (event: SyntheticEvent) => {
     event.preventDefault();

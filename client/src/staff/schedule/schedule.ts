@@ -50,6 +50,8 @@ export interface Conflict {
   start: string;
   end: string;
   counselorId: string;
+  /** The booking's service: its free times are the ones offered to move it to. */
+  serviceId: string;
   status: string;
   name: string;
 }
@@ -109,7 +111,7 @@ export function parseConflicts(value: unknown): Conflict[] {
   if (!Array.isArray(value)) return [];
   return value.filter(isRecord).flatMap((item) =>
     typeof item.appointmentId === 'string' && typeof item.start === 'string'
-      ? [{ appointmentId: item.appointmentId, start: item.start, end: text(item.end), counselorId: text(item.counselorId), status: text(item.status), name: text(item.name) }]
+      ? [{ appointmentId: item.appointmentId, start: item.start, end: text(item.end), counselorId: text(item.counselorId), serviceId: text(item.serviceId), status: text(item.status), name: text(item.name) }]
       : [],
   );
 }
