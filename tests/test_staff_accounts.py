@@ -269,6 +269,25 @@ async def test_a_clinic_may_send_twenty_invitations_a_quarter_hour(
     assert len(await team.members()) == 21  # the administrator and the twenty
 
 
+async def test_two_clinics_inviting_one_address_at_once_make_it_a_member_of_one(
+    server: ServerProcess,
+) -> None:
+    """Each clinic's invitations are serialised by its own row; two clinics race on the
+    address's unique key, and the loser is told the address is another clinic's."""
+    first, second = await team_clinic(server), await team_clinic(server)
+    for _ in range(4):
+        email = first.address("both")
+        data = {"email": email, "role": "clinic_admin"}
+        replies = await asyncio.gather(
+            first.call("staff-invite", data), second.call("staff-invite", data)
+        )
+        assert sorted(status for status, _ in replies) == [200, 400], replies
+        (refusal,) = [body for status, body in replies if status == 400]
+        assert error_of(refusal) == ("INVALID_ARGUMENT", "otherClinic"), refusal
+        members = [email in await team.members() for team in (first, second)]
+        assert sorted(members) == [False, True]
+
+
 # Role changes and removal -----------------------------------------------------------------
 
 

@@ -37,6 +37,7 @@ from realtime.rules import require_staff
 from realtime.signin import normalize_email
 from realtime.state import AppState
 from storage.db import AsyncSession
+from storage.errors import Conflict
 from storage.models import Clinic, Counselor, StaffMember
 from storage.repo_booking import counselors_of
 from storage.repo_calendar import drop_feed
@@ -251,9 +252,12 @@ async def staff_invite(context: CallContext, data: Any) -> dict[str, Any]:
         )
         now = utcnow()
         if member is None:
-            member = await add_staff_member(
-                session, email=email, clinic_id=clinic.id, role=request.role
-            )
+            try:
+                member = await add_staff_member(
+                    session, email=email, clinic_id=clinic.id, role=request.role
+                )
+            except Conflict:  # another clinic made the address its member meanwhile
+                raise refused("email", OTHER_CLINIC, "otherClinic") from None
         member.role = request.role
         member.counselor_id = counselor_id
         member.removed_at = None
