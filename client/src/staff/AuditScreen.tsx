@@ -70,6 +70,10 @@ function useDetailWords() {
   const moment = (value: unknown, zone: string, locale: Locale) => (typeof value === 'string' ? startOf(value, zone, locale) : '—');
   const role = (value: unknown) => (value === 'counselor' || value === 'clinic_admin' ? t(`team.roles.${value}`) : '—');
   const counselor = (value: unknown) => (typeof value === 'string' ? value : t('team.audit.none'));
+  /** "+2 −1": what a schedule change added and removed (realtime/functions/schedule.py). */
+  const counts = (value: unknown) =>
+    isRecord(value) && typeof value.added === 'number' && typeof value.removed === 'number' ? t('audit.detail.counts', { added: value.added, removed: value.removed }) : '—';
+  const listed = (value: unknown) => (Array.isArray(value) && value.length > 0 ? value.filter((item) => typeof item === 'string').join(t('audit.detail.separator')) : '—');
   /** A staff account's invitation or change: the address, then what changed (team/team.ts). */
   const staffDetail = (action: 'staff.invite' | 'staff.update', detail: Record<string, unknown>): string => {
     const email = typeof detail.email === 'string' ? detail.email : '';
@@ -110,6 +114,21 @@ function useDetailWords() {
         if (detail.before === null) return t('codes.auditAdded', words);
         return t('codes.auditChanged', { ...words, state: t(after.active === true ? 'codes.activeState' : 'codes.inactiveState') });
       }
+      case 'schedule.update':
+        return t('audit.detail.schedule', {
+          counselor: typeof detail.counselorId === 'string' ? detail.counselorId : '',
+          weekly: counts(detail.weekly),
+          exceptions: counts(detail.exceptions),
+        });
+      case 'holidays.update':
+        return t('audit.detail.holidays', { added: listed(detail.added), removed: listed(detail.removed) });
+      case 'document.upload':
+      case 'document.retire':
+        return t(entry.action === 'document.upload' ? 'audit.detail.documentUpload' : 'audit.detail.documentRetire', {
+          doc: typeof detail.docId === 'string' ? detail.docId : '',
+          locale: typeof detail.locale === 'string' ? detail.locale : '',
+          generation: typeof detail.generation === 'number' ? detail.generation : '',
+        });
       case 'intake.export':
         return t('audit.detail.export', { resource: typeof detail.resource === 'string' ? detail.resource : '' });
       case 'audit.read': {
