@@ -41,6 +41,13 @@ def invalid_field(field: str, message: str) -> FunctionError:
     return FunctionError("INVALID_ARGUMENT", message, {"fields": {field: message}})
 
 
+def stale_edit(message: str, version: int, current: object) -> FunctionError:
+    """ABORTED for an edit made against an older version than `version` (docs/protocol.md,
+    "Clinic administration"): `current` is the value as its read gives it, so the editor
+    sees what they would have overwritten and nothing is lost silently."""
+    return FunctionError("ABORTED", message, {"version": version, "current": current})
+
+
 def no_access() -> FunctionError:
     """PERMISSION_DENIED, said alike of a document that is someone else's and of one that
     does not exist (nobody learns which ids exist)."""

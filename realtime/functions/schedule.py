@@ -1,9 +1,8 @@
-"""schedule-read, schedule-update, holidays-update, holidays-suggest (docs/protocol.md,
-"Clinic administration", "Schedules").
+"""schedule-read and schedule-update (docs/protocol.md, "Clinic administration", "Schedules");
+the clinic's closed days are realtime/functions/holidays.py.
 
 Who may: a counselor their own schedule, a clinic_admin any counselor's of their clinic
-(`require_staff`, then `staff_counselor`: authorized before the input is validated); the
-clinic's holidays, clinic_admins only.
+(`require_staff`, then `staff_counselor`: authorized before the input is validated).
 
 A change is one transaction: the version compare-and-set (storage/repo_schedule.py), the
 replaced rows, the conflicts read against the new hours, the audit entry, and the new
@@ -18,7 +17,6 @@ from datetime import date, datetime, time, timedelta
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
-import holidays as public_holidays
 from pydantic import Field, StringConstraints
 
 from realtime import audit
@@ -26,55 +24,52 @@ from realtime.booking.access import staff_counselor
 from realtime.booking.publish import version_in
 from realtime.booking.schedule import DatedChange, Hours, WeeklyHours, local_time
 from realtime.booking.schedule_conflicts import stranded
-from realtime.booking.schedule_country import country_of
 from realtime.booking.schedule_rules import (
     MAX_EXCEPTIONS,
-    MAX_HOLIDAYS,
     MAX_WINDOWS_A_DAY,
-    YEARS_AHEAD,
     Problems,
     changed_days,
     dated_changes,
-    holiday_days,
     session_floor,
     weekly_hours,
 )
 from realtime.booking.vacancies import months_between
 from realtime.changes import Change, Claims, changing
 from realtime.dispatch import CallContext, callable_function, validated
-from realtime.errors import FunctionError, invalid_field, no_access
+from realtime.errors import FunctionError, no_access, stale_edit
 from realtime.functions.inputs import Id, Input
-from realtime.functions.send_email import Locale
-from realtime.functions.staff import contact_of, raw
+from realtime.functions.schedule_view import (
+    conflict_wire,
+    holidays_wire,
+    schedule_wire,
+    schedules,
+    schedules_wire,
+    today_in,
+)
+from realtime.functions.staff import raw
 from realtime.rules import require_staff
 from realtime.state import AppState
 from realtime.text import OneLine
 from storage.db import AsyncSession
-from storage.models import Clinic, ClinicHoliday, Counselor, CounselorException, CounselorHours
+from storage.models import Clinic, CounselorException, CounselorHours
 from storage.repo_booking import catalog_of
 from storage.repo_catalog import get_clinic
 from storage.repo_schedule import (
-    Booked,
     booked_from,
-    claim_holidays,
     claim_schedule,
     clinic_counselors,
-    exceptions_from,
     holidays_between,
     replace_exceptions,
-    replace_holidays,
     replace_weekly,
-    weekly_of,
 )
-from storage.types import iso, utcnow
+from storage.types import utcnow
 
 # Text fields are OneLine: a control character is refused as everywhere (realtime/text.py).
 HHMM = Annotated[OneLine, StringConstraints(max_length=5)]
 Day = Annotated[OneLine, StringConstraints(max_length=10)]
 # Versions are compared in SQL with INTEGER columns: a larger number is refused here.
 Version = Annotated[int, Field(ge=1, le=2**31 - 1)]
-# Which `holidays` language gives a holiday's name in each of ours (JP has "ja", "en_US").
-HOLIDAY_LANGUAGES = {"ja": "ja", "en": "en_US"}
+STALE_MESSAGE = "Someone else changed this in the meantime: reload and edit again."
 
 
 class ScheduleRead(Input):
@@ -104,99 +99,10 @@ class ScheduleUpdate(Input):
     languages: list[Literal["ja", "en"]] | None = Field(default=None, min_length=1, max_length=2)
 
 
-class HolidayEntry(Input):
-    date: Day
-    name: Annotated[OneLine, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
-
-
-class HolidaysUpdate(Input):
-    clinicId: Id
-    version: Version
-    days: list[HolidayEntry] = Field(max_length=MAX_HOLIDAYS)
-
-
-class HolidaysSuggest(Input):
-    clinicId: Id
-    year: int
-    locale: Locale = "ja"
-
-
 # Reading ---------------------------------------------------------------------------------
 
 
-def today_in(clinic: Clinic, now: datetime) -> date:
-    return now.astimezone(ZoneInfo(clinic.timezone)).date()
-
-
-def _hhmm(at: time | None) -> str | None:
-    return None if at is None else at.strftime("%H:%M")
-
-
-def schedule_wire(
-    counselor: Counselor,
-    weekly: Sequence[WeeklyHours],
-    exceptions: Sequence[DatedChange],
-    *,
-    version: int | None = None,
-    languages: list[str] | None = None,
-) -> dict[str, Any]:
-    """A `<schedule>`; `version` and `languages` when just written (the row is older)."""
-    return {
-        "counselorId": counselor.id,
-        "name": counselor.name,
-        "languages": languages if languages is not None else counselor.languages,
-        "version": version if version is not None else counselor.schedule_version,
-        "weekly": [
-            {"weekday": w.weekday, "start": _hhmm(w.start), "end": _hhmm(w.end)} for w in weekly
-        ],
-        "exceptions": [
-            {"date": c.day.isoformat(), "kind": c.kind}
-            | ({"start": _hhmm(c.start), "end": _hhmm(c.end)} if c.kind == "extra" else {})
-            for c in exceptions
-        ],
-    }
-
-
-def _weekly(rows: Sequence[CounselorHours]) -> list[WeeklyHours]:
-    return [WeeklyHours(r.counselor_id, r.weekday, r.start, r.end) for r in rows]
-
-
-def _dated(rows: Sequence[CounselorException]) -> list[DatedChange]:
-    return [DatedChange(r.counselor_id, r.day, r.kind, r.start, r.end) for r in rows]
-
-
-async def schedules(
-    session: AsyncSession, counselors: Sequence[Counselor], today: date
-) -> tuple[list[WeeklyHours], list[DatedChange]]:
-    """The counselors' weekly hours and their exceptions from today on (two queries)."""
-    ids = [c.id for c in counselors]
-    weekly = _weekly(await weekly_of(session, counselor_ids=ids))
-    dated = _dated(await exceptions_from(session, counselor_ids=ids, first_day=today))
-    return weekly, dated
-
-
-def schedules_wire(
-    counselors: Sequence[Counselor], weekly: Sequence[WeeklyHours], dated: Sequence[DatedChange]
-) -> list[dict[str, Any]]:
-    return [
-        schedule_wire(
-            c,
-            [w for w in weekly if w.counselor_id == c.id],
-            [d for d in dated if d.counselor_id == c.id],
-        )
-        for c in counselors
-    ]
-
-
-async def holidays_wire(session: AsyncSession, clinic: Clinic, today: date) -> dict[str, Any]:
-    days = await holidays_between(session, clinic_id=clinic.id, first_day=today)
-    return {
-        "version": clinic.holidays_version,
-        "days": [{"date": day.isoformat(), "name": name} for day, name in days],
-    }
-
-
-async def _clinic(session: AsyncSession, clinic_id: str) -> Clinic:
+async def clinic_of(session: AsyncSession, clinic_id: str) -> Clinic:
     clinic = await get_clinic(session, clinic_id=clinic_id)
     if clinic is None:  # a staff member's clinic exists (foreign key): never seen
         raise no_access()
@@ -221,7 +127,7 @@ async def schedule_read(context: CallContext, data: Any) -> dict[str, Any]:
             if one is not None
             else await clinic_counselors(session, clinic_id=request.clinicId)
         )
-        clinic = await _clinic(session, request.clinicId)
+        clinic = await clinic_of(session, request.clinicId)
         today = today_in(clinic, utcnow())
         weekly, dated = await schedules(session, counselors, today)
         return {
@@ -236,11 +142,7 @@ async def schedule_read(context: CallContext, data: Any) -> dict[str, Any]:
 
 def stale(version: int, current: dict[str, Any]) -> FunctionError:
     """The refusal of an edit made against an older version (docs/protocol.md)."""
-    return FunctionError(
-        "ABORTED",
-        "Someone else changed this in the meantime: reload and edit again.",
-        {"version": version, "current": current},
-    )
+    return stale_edit(STALE_MESSAGE, version, current)
 
 
 def midday(day: date, timezone: str) -> datetime:
@@ -274,21 +176,7 @@ async def _catalog(session: AsyncSession, clinic_id: str) -> tuple[int, int]:
     )
 
 
-def conflict_wire(booked: Booked) -> dict[str, Any]:
-    """A `<conflict>`: the booking, and the person's name as the board shows it."""
-    claim, appointment, email = booked
-    return {
-        "appointmentId": appointment.id,
-        "start": iso(claim.start),
-        "end": iso(claim.end),
-        "counselorId": claim.counselor_id,
-        "serviceId": appointment.service_id,
-        "status": appointment.status,
-        "name": contact_of(email, appointment.intake)["name"],
-    }
-
-
-async def _conflicts(
+async def conflicts_of(
     session: AsyncSession,
     clinic: Clinic,
     counselor_id: str | None,
@@ -305,7 +193,7 @@ async def _conflicts(
     return [conflict_wire(item) for item in stranded(hours, booked, timezone=clinic.timezone)]
 
 
-async def _record_months(
+async def record_months(
     state: AppState,
     session: AsyncSession,
     change: Change,
@@ -358,7 +246,7 @@ async def schedule_update(context: CallContext, data: Any) -> dict[str, Any]:
     async with changing(state) as change, state.db.write() as session:
         counselor = await staff_counselor(session, who, raw(data, "counselorId"))
         request = validated(ScheduleUpdate, data)
-        clinic = await _clinic(session, counselor.clinic_id)
+        clinic = await clinic_of(session, counselor.clinic_id)
         now = utcnow()
         today = today_in(clinic, now)
         shortest, horizon = await _catalog(session, clinic.id)
@@ -395,7 +283,7 @@ async def schedule_update(context: CallContext, data: Any) -> dict[str, Any]:
         after_dated = before_dated if exceptions is None else exceptions
         await _store(session, counselor.id, weekly, exceptions, today)
         await session.flush()
-        conflicts = await _conflicts(session, clinic, counselor.id, today, now)
+        conflicts = await conflicts_of(session, clinic, counselor.id, today, now)
         detail: dict[str, Any] = {
             "counselorId": counselor.id,
             "version": {"from": request.version, "to": request.version + 1},
@@ -418,7 +306,7 @@ async def schedule_update(context: CallContext, data: Any) -> dict[str, Any]:
             if set(before_weekly) != set(after_weekly)
             else [midday(day, clinic.timezone) for day in changed_days(before_dated, after_dated)]
         )
-        await _record_months(state, session, change, clinic, moments)
+        await record_months(state, session, change, clinic, moments)
         schedule = schedule_wire(
             counselor,
             after_weekly,
@@ -427,90 +315,3 @@ async def schedule_update(context: CallContext, data: Any) -> dict[str, Any]:
             languages=languages if languages is not None else counselor.languages,
         )
     return {"schedule": schedule, "conflicts": conflicts}
-
-
-@callable_function("holidays-update", HolidaysUpdate, authorize_first=True)
-async def holidays_update(context: CallContext, data: Any) -> dict[str, Any]:
-    """Replace the clinic's holidays from today on (clinic_admins)."""
-    state = context.state
-    who = require_staff(context.identity, raw(data, "clinicId"), admin=True)
-    request = validated(HolidaysUpdate, data)
-    async with changing(state) as change, state.db.write() as session:
-        clinic = await _clinic(session, request.clinicId)
-        now = utcnow()
-        today = today_in(clinic, now)
-        problems = Problems()
-        days = holiday_days(request.days, today=today, problems=problems)
-        problems.raise_any()
-        claimed = await claim_holidays(session, clinic_id=clinic.id, version=request.version)
-        await session.refresh(clinic)
-        if not claimed:
-            raise stale(clinic.holidays_version, await holidays_wire(session, clinic, today))
-        before = dict(await holidays_between(session, clinic_id=clinic.id, first_day=today))
-        after = {d: e.name for d, e in zip(days, request.days, strict=True) if d is not None}
-        await replace_holidays(
-            session,
-            clinic_id=clinic.id,
-            first_day=today,
-            days=[ClinicHoliday(clinic_id=clinic.id, day=d, name=n) for d, n in after.items()],
-        )
-        await session.flush()
-        conflicts = await _conflicts(session, clinic, None, today, now)
-        added, removed = sorted(set(after) - set(before)), sorted(set(before) - set(after))
-        await audit.record(
-            session,
-            who,
-            change=change,
-            clinic_id=clinic.id,
-            action=audit.HOLIDAYS_UPDATE,
-            detail={
-                "version": {"from": request.version, "to": clinic.holidays_version},
-                "added": [d.isoformat() for d in added],
-                "removed": [d.isoformat() for d in removed],
-                "renamed": sum(1 for d in set(before) & set(after) if before[d] != after[d]),
-            },
-            address=context.client_ip,
-        )
-        moments = [midday(d, clinic.timezone) for d in added + removed]
-        await _record_months(state, session, change, clinic, moments)
-        answer = {
-            "holidays": {
-                "version": clinic.holidays_version,
-                "days": [{"date": d.isoformat(), "name": n} for d, n in sorted(after.items())],
-            },
-            "conflicts": conflicts,
-        }
-    return answer
-
-
-@callable_function("holidays-suggest", HolidaysSuggest, authorize_first=True)
-async def holidays_suggest(context: CallContext, data: Any) -> dict[str, Any]:
-    """The public holidays of the clinic's country in `year`, from today on, named in
-    `locale`: to import (nothing is saved here)."""
-    require_staff(context.identity, raw(data, "clinicId"), admin=True)
-    request = validated(HolidaysSuggest, data)
-    async with context.state.db.read() as session:
-        clinic = await _clinic(session, request.clinicId)
-    today = today_in(clinic, utcnow())
-    if not today.year <= request.year <= today.year + YEARS_AHEAD:
-        raise invalid_field("year", f"The year is from {today.year} to {today.year + YEARS_AHEAD}.")
-    country = country_of(clinic.timezone)
-    languages = public_holidays.list_localized_countries().get(country or "", [])
-    wanted = HOLIDAY_LANGUAGES[request.locale]
-    if country is None or country not in public_holidays.list_supported_countries():
-        raise FunctionError(
-            "UNIMPLEMENTED",
-            "No public holidays are known for the clinic's country.",
-            {"timezone": clinic.timezone, "country": country},
-        )
-    found = public_holidays.country_holidays(
-        country, years=request.year, language=wanted if wanted in languages else None
-    )
-    return {
-        "country": country,
-        "days": [
-            {"date": day.isoformat(), "name": name}
-            for day, name in sorted(found.items())
-            if day >= today
-        ],
-    }

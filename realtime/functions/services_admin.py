@@ -30,7 +30,7 @@ from realtime.booking.access import raw_id
 from realtime.booking.vacancies import months_between
 from realtime.changes import Change, Claims, changing
 from realtime.dispatch import CallContext, callable_function, validated
-from realtime.errors import FunctionError, no_access
+from realtime.errors import FunctionError, no_access, stale_edit
 from realtime.functions.catalog import service_reply
 from realtime.functions.inputs import Id, Input
 from realtime.functions.staff import raw
@@ -159,11 +159,7 @@ async def service_update(context: CallContext, data: Any) -> dict[str, Any]:
         if await clinics_offering(session, service_id=service.id) > 1:
             raise FunctionError("PERMISSION_DENIED", SHARED_MESSAGE, {"reason": "shared"})
         if request.version != service.version:
-            raise FunctionError(
-                "ABORTED",
-                STALE_MESSAGE,
-                {"version": service.version, "current": service_wire(service)},
-            )
+            raise stale_edit(STALE_MESSAGE, service.version, service_wire(service))
         before = service_rules.settings_of(service)
         after = service_rules.edited(before, given)
         refused = service_rules.refusals(after)
