@@ -1,10 +1,12 @@
 """Fan-out benchmark: one document, N subscribers, our server against the transport floor.
 
-    .venv/bin/python -m infra.bench.fanout [--sizes 100,1000,5000] [--rounds 20] [--redis]
+    .venv/bin/python -m infra.bench.fanout [--servers floor,ours,node] [--sizes 100,1000,5000]
+        [--rounds 20] [--redis]
         [--postgres] [--json results.json]
 
-For every size N, the servers of a group (floor and ours; floor+redis and ours+redis) are
-measured together, each a fresh subprocess with a fresh SQLite file (ours with --postgres:
+For every size N, the servers of a group (floor, ours and node - Node's socket.io@4 speaking
+the floor's protocol, infra/bench/node_server.mjs; floor+redis and ours+redis) are measured
+together, each a fresh subprocess with a fresh SQLite file (ours with --postgres:
 a fresh PostgreSQL database, dropped afterwards):
 1. start the server, wait for GET /healthz, get a bearer token (ours: POST /dev/token);
 2. connect a writer (lean client), warm the code paths (subscribe, unsubscribe, one
@@ -395,10 +397,11 @@ class Bench:
     async def prepare(self, kind: str, n: int, http: httpx.AsyncClient) -> Session:
         """Start the server, warm it, connect N subscribers; measure memory on the way."""
         profile_out = None
-        if self.options.profile_dir is not None:
+        python = not servers.is_node(kind)  # the Python harness cannot profile Node
+        if self.options.profile_dir is not None and python:
             profile_out = self.options.profile_dir / f"{kind.replace('+', '-')}-{n}"
         gc_out = None
-        if self.options.gc_log:
+        if self.options.gc_log and python:
             gc_out = self.workdir / f"gc-{kind.replace('+', '-')}-{n}"
         ours = kind.startswith("ours")
         threshold = self.options.ours_gc_threshold if ours else None
@@ -707,20 +710,29 @@ def write_profile_summary(prefix: Path) -> None:
 # -- report ---------------------------------------------------------------------------
 
 
-def reference_of(kind: str, kinds: Sequence[str]) -> str | None:
+# What ours is divided by: the python-socketio floor (the transport's own cost), and Node's
+# socket.io (what people pick for this job; issue #18's targets are ours/node <= 1.0).
+BASES = ("floor", "node")
+
+
+def reference_of(kind: str, kinds: Sequence[str], base: str = "floor") -> str | None:
+    """The `base` kind ours+redis or ours is compared with: base+redis, else base."""
     if not kind.startswith("ours"):
         return None
-    matching = kind.replace("ours", "floor")
-    return matching if matching in kinds else ("floor" if "floor" in kinds else None)
+    matching = kind.replace("ours", base)
+    return matching if matching in kinds else (base if base in kinds else None)
 
 
-def ratios(results: Sequence[RunResult]) -> dict[tuple[int, str], dict[str, Any]]:
-    """(N, kind) -> {"reference", "delivery_p50", "delivery_p99", "last_p50", "last_p99"}."""
+def ratios(
+    results: Sequence[RunResult], base: str = "floor"
+) -> dict[tuple[int, str], dict[str, Any]]:
+    """(N, kind) -> {"reference", "delivery_p50", "delivery_p99", "last_p50", "last_p99"}:
+    ours over the `base` kind of the same N."""
     kinds = sorted({r.server for r in results})
     by_key = {(r.n, r.server): r for r in results}
     table: dict[tuple[int, str], dict[str, Any]] = {}
     for result in results:
-        reference = reference_of(result.server, kinds)
+        reference = reference_of(result.server, kinds, base)
         floor = by_key.get((result.n, reference)) if reference else None
         if floor is None:
             continue
@@ -736,11 +748,14 @@ def ratios(results: Sequence[RunResult]) -> dict[tuple[int, str], dict[str, Any]
 
 
 def json_results(results: Sequence[RunResult]) -> dict[str, Any]:
-    """The `results` and their `ratios` to the floor, as the JSON documents hold them."""
+    """The `results` and their `ratios` to the floor and to Node (each entry names its
+    `reference`), as the JSON documents hold them."""
     return {
         "results": [asdict(r) for r in results],
         "ratios": [
-            {"n": n, "server": kind, **entry} for (n, kind), entry in ratios(results).items()
+            {"n": n, "server": kind, **entry}
+            for base in BASES
+            for (n, kind), entry in ratios(results, base).items()
         ],
     }
 
@@ -761,29 +776,38 @@ def _x(value: float) -> str:
     return "-" if math.isnan(value) else f"{value:.2f}x"
 
 
+def _ratio_cells(ratio: dict[str, Any] | None, base: str) -> tuple[str, str]:
+    """(per-delivery, last-subscriber) "p50 / p99" ratio cells; the reference is named
+    when it is not `base` itself (ours+redis against floor+redis)."""
+    if ratio is None:
+        return "-", "-"
+    suffix = "" if ratio["reference"] == base else f" (vs {ratio['reference']})"
+    return (
+        f"{_x(ratio['delivery_p50'])} / {_x(ratio['delivery_p99'])}{suffix}",
+        f"{_x(ratio['last_p50'])} / {_x(ratio['last_p99'])}{suffix}",
+    )
+
+
 def render(results: Sequence[RunResult]) -> str:
     found = ratios(results)
+    to_node = ratios(results, "node")
     lines = [
         "| N | server | subscribers | per-delivery p50 / p99 (ms) | last-subscriber p50 / p99 "
-        "(ms) | KiB per idle conn | ratio per-delivery p50 / p99 | ratio last p50 / p99 "
-        "| misses |",
-        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "(ms) | KiB per idle conn | ours/floor per-delivery p50 / p99 | ours/floor last "
+        "p50 / p99 | ours/node per-delivery p50 / p99 | ours/node last p50 / p99 | misses |",
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in results:
-        ratio = found.get((r.n, r.server))
-        if ratio is None:
-            delivery_ratio = last_ratio = "-"
-        else:
-            suffix = "" if ratio["reference"] == "floor" else f" (vs {ratio['reference']})"
-            delivery_ratio = f"{_x(ratio['delivery_p50'])} / {_x(ratio['delivery_p99'])}{suffix}"
-            last_ratio = f"{_x(ratio['last_p50'])} / {_x(ratio['last_p99'])}{suffix}"
+        delivery_ratio, last_ratio = _ratio_cells(found.get((r.n, r.server)), "floor")
+        node_delivery, node_last = _ratio_cells(to_node.get((r.n, r.server)), "node")
         d, last = r.delivery_ms, r.last_ms
         kib = "-" if math.isnan(r.kib_per_connection) else f"{r.kib_per_connection:.1f}"
         lines.append(
             f"| {r.n:,} | {r.server} | {r.connected:,} "
             f"| {_ms(d.get('p50', math.nan))} / {_ms(d.get('p99', math.nan))} "
             f"| {_ms(last.get('p50', math.nan))} / {_ms(last.get('p99', math.nan))} "
-            f"| {kib} | {delivery_ratio} | {last_ratio} | {r.misses} |"
+            f"| {kib} | {delivery_ratio} | {last_ratio} | {node_delivery} | {node_last} "
+            f"| {r.misses} |"
         )
     lines += [
         "",
@@ -855,7 +879,7 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     parser.add_argument("--rounds", type=int, default=20, help="measured rounds per N")
     parser.add_argument("--warmup", type=int, default=2, help="unmeasured rounds first")
     parser.add_argument(
-        "--servers", default="floor,ours", help=f"server kinds, of {','.join(servers.KINDS)}"
+        "--servers", default="floor,ours,node", help=f"server kinds, of {','.join(servers.KINDS)}"
     )
     parser.add_argument(
         "--redis",

@@ -64,13 +64,20 @@ class FreshDatabase:
             await connection.close()
 
 
-# Server kinds: (module run with `python -m`, uses Redis)
+# Server kinds: (module run with `python -m`, or a script run with `node`; uses Redis)
 KINDS: dict[str, tuple[str, bool]] = {
     "floor": ("infra.bench.bare_server", False),
     "ours": ("realtime", False),
+    "node": ("infra/bench/node_server.mjs", False),
     "floor+redis": ("infra.bench.bare_server", True),
     "ours+redis": ("realtime", True),
 }
+
+
+def is_node(kind: str) -> bool:
+    """Node's socket.io (issue #18's reference): a script for `node`, not a Python module,
+    so none of the Python harness (infra.bench.profiled) applies to it."""
+    return kind.split("+", 1)[0] == "node"
 
 
 def free_port() -> int:
@@ -274,6 +281,8 @@ def start_server(
         if not redis_url:
             raise RuntimeError(f"{kind} needs a Redis URL")
         env["REDIS_URL"] = redis_url
+    if is_node(kind):
+        return start(kind, ["node", module], env, workdir / f"server-{tag}-{port}.log", port, cpus)
     command = [sys.executable, "-m", module]
     if profile_out is not None:
         env["BENCH_PROFILE_OUT"] = str(profile_out)
