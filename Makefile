@@ -3,7 +3,7 @@
 
 PY := .venv/bin/python
 
-.PHONY: run test setup services lint test-python test-client bench bench-booking bench-board bench-board-browser bench-schedule
+.PHONY: run test setup services lint test-python test-client bench bench-storm bench-booking bench-board bench-board-browser bench-schedule
 
 run: setup  ## the product on its embedded default: SQLite, no Redis, demo data, :8000
 	$(PY) -m realtime
@@ -32,8 +32,11 @@ test-client:
 test-python:  ## server suites on SQLite and PostgreSQL+Redis, multi-node, and the browser
 	$(PY) -m pytest -q -p no:cacheprovider -n 2 --dist loadfile --durations=25
 
-bench: setup services  ## fan-out latency and memory against the bare python-socketio floor
+bench: setup services  ## fan-out latency and memory: ours against the python-socketio floor and Node's socket.io
 	$(PY) -m infra.bench.fanout --json var/bench/fanout.json
+
+bench-storm: setup services  ## reconnect storm: 2,000 users connect and resubscribe, 200 at once
+	$(PY) -m infra.bench.storm --json var/bench/storm.json
 
 bench-booking: setup services  ## holds/s with racing clients, vacancies-read, hold-to-watcher pushes
 	$(PY) -m infra.bench.booking
