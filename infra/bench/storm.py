@@ -386,7 +386,9 @@ async def run_all(options: Options, workdir: Path, cpus: set[int] | None) -> lis
             )
             result = await storm_one(kind, options, workdir, cpus, http)
             print(
-                f"  {result.live:,} live, {_num(result.clients_per_second)} per second",
+                f"  {result.live:,} live, {_num(result.clients_per_second)} per second "
+                f"(identities {_num(result.identities_seconds, 1)} s, versions held "
+                f"{result.versions or 'none'})",
                 flush=True,
             )
             results.append(result)
