@@ -88,6 +88,9 @@ class StormResult:
     server_cpu_ms_per_client: float = math.nan
     kib_per_client: float = math.nan
     client_cpu_share: float = math.nan
+    # CPU cores busy during the storm with what was not the server's or this process's:
+    # the rest of a shared box (and some kernel network work of our own).
+    other_busy_cores: float = math.nan
     error: str | None = None
 
 
@@ -98,10 +101,9 @@ def month_path(now: datetime | None = None) -> str:
 
 
 def subscribe_event(path: str, version: int) -> bytes:
-    """A `subscribe` with the version the client holds (docs/protocol.md)."""
-    payload: dict[str, Any] = {"path": path}
-    if version:
-        payload["version"] = version
+    """A `subscribe` with the version the client holds (docs/protocol.md; 0 for a month
+    never changed yet); the floor and node ignore it, as they ignore tokens."""
+    payload = {"path": path, "version": version}
     return json.dumps(["subscribe", payload], separators=(",", ":")).encode()
 
 
@@ -276,11 +278,15 @@ async def measure(
     )
     rss_before, cpu_before = servers.rss_kib(server.pid), servers.cpu_seconds(server.pid)
     own_before, wall_before = own_cpu_seconds(), time.monotonic()
+    busy_before = servers.system_busy_seconds()
     try:
         result.seconds = await storm.run()
         wall = time.monotonic() - wall_before
-        result.client_cpu_share = (own_cpu_seconds() - own_before) / wall
+        own = own_cpu_seconds() - own_before
         cpu = servers.cpu_seconds(server.pid) - cpu_before
+        busy = servers.system_busy_seconds() - busy_before
+        result.client_cpu_share = own / wall
+        result.other_busy_cores = max(0.0, busy - own - cpu) / wall
         await asyncio.sleep(SETTLE_SECONDS)
         rss_after = servers.rss_kib(server.pid)
     finally:
@@ -313,8 +319,8 @@ def render(results: Sequence[StormResult]) -> str:
     lines = [
         "| server | live / clients | in flight | clients per second | connect-to-live p50 / "
         "p99 (ms) | server CPU per client (ms) | KiB per live client | bench client CPU "
-        "share | errors |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "share | other CPU load (cores) | errors |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for r in results:
         errors = "; ".join(f"{count} x {kind}" for kind, count in r.errors.items()) or "-"
@@ -326,7 +332,7 @@ def render(results: Sequence[StormResult]) -> str:
             f"| {_num(r.live_ms.get('p50', math.nan), 1)} / "
             f"{_num(r.live_ms.get('p99', math.nan), 1)} "
             f"| {_num(r.server_cpu_ms_per_client, 2)} | {_num(r.kib_per_client, 1)} "
-            f"| {_num(r.client_cpu_share, 2)} | {errors} |"
+            f"| {_num(r.client_cpu_share, 2)} | {_num(r.other_busy_cores, 2)} | {errors} |"
         )
     found = rate_ratios(results)
     if found:
