@@ -1,23 +1,20 @@
-import { screen, within } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeServer, reply } from '../test/fakeServer';
 import { renderApp } from '../test/renderApp';
-import { admin, pushClinicDocument, resetClinicDocuments } from '../test/staff';
+import { admin, auditDetails, auditEntry, pushClinicDocument, resetClinicDocuments } from '../test/staff';
 import { auditPath } from './audit';
 
 let view: ReturnType<typeof renderApp> | undefined;
 
-function entry(id: number, action: string, detail: Record<string, unknown>): Record<string, unknown> {
-  return { id, at: '2025-03-03T00:05:00Z', uid: 's1', email: 'staff@demo-clinic.example', role: 'clinic_admin', clinicId: 'demo-clinic', appointmentId: null, action, detail, clientAddress: null };
-}
 
 beforeEach(() => {
   resetClinicDocuments();
   const entries = [
-    entry(4, 'document.retire', { docId: 'brochure', locale: 'en', size: 10, contentType: 'application/pdf', generation: 3 }),
-    entry(3, 'document.upload', { docId: 'consent-form', locale: 'ja', size: 10, contentType: 'application/pdf', generation: 2 }),
-    entry(2, 'holidays.update', { version: { from: 1, to: 2 }, added: ['2026-01-01', '2026-01-12'], removed: [], renamed: 0 }),
-    entry(1, 'schedule.update', { counselorId: 'c-sato', version: { from: 3, to: 4 }, weekly: { added: 2, removed: 1 }, exceptions: { added: 0, removed: 1 } }),
+    auditEntry(4, 'document.retire', { docId: 'brochure', locale: 'en', size: 10, contentType: 'application/pdf', generation: 3 }),
+    auditEntry(3, 'document.upload', { docId: 'consent-form', locale: 'ja', size: 10, contentType: 'application/pdf', generation: 2 }),
+    auditEntry(2, 'holidays.update', { version: { from: 1, to: 2 }, added: ['2026-01-01', '2026-01-12'], removed: [], renamed: 0 }),
+    auditEntry(1, 'schedule.update', { counselorId: 'c-sato', version: { from: 3, to: 4 }, weekly: { added: 2, removed: 1 }, exceptions: { added: 0, removed: 1 } }),
   ];
   fakeServer({
     '/functions/clinic-read': () => reply({ id: 'demo-clinic', timezone: 'Asia/Tokyo' }),
@@ -30,18 +27,13 @@ afterEach(() => {
   view = undefined;
 });
 
-const details = () =>
-  within(screen.getByRole('table'))
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) => within(row).getAllByRole('cell')[4]?.textContent);
 
 describe('clinic administration entries in the audit log', () => {
   it('say what changed, in English', async () => {
     view = renderApp('/staff/audit', { user: admin });
     await pushClinicDocument(auditPath('demo-clinic'), { latestId: 4, latestAt: '2025-03-03T00:05:00Z' });
     await screen.findByRole('table');
-    expect(details()).toEqual([
+    expect(auditDetails()).toEqual([
       'brochure (en), version 3',
       'consent-form (ja), version 2',
       'Added: 2026-01-01, 2026-01-12; removed: —',
@@ -53,7 +45,7 @@ describe('clinic administration entries in the audit log', () => {
     view = renderApp('/staff/audit', { user: admin, locale: 'ja' });
     await pushClinicDocument(auditPath('demo-clinic'), { latestId: 4, latestAt: '2025-03-03T00:05:00Z' });
     await screen.findByRole('table');
-    expect(details()).toEqual([
+    expect(auditDetails()).toEqual([
       'brochure（en）第3版',
       'consent-form（ja）第2版',
       '追加：2026-01-01、2026-01-12／削除：—',

@@ -3,7 +3,7 @@
  * `/auth/session` gives them, rows of the bookings feed, and the clinic documents pushed as the
  * server would once the screen follows them.
  */
-import { act, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { expect } from 'vitest';
 import { liveClinic } from '../staff/liveClinic';
 import type { AuthUser } from '../store/types';
@@ -53,4 +53,17 @@ export async function pushClinicDocument(path: string, data: Record<string, unkn
 
 export function resetClinicDocuments(): void {
   versions.clear();
+}
+
+/** An entry of `staff-audit-read` by the demo clinic's administrator. */
+export function auditEntry(id: number, action: string, detail: Record<string, unknown>): Record<string, unknown> {
+  return { id, at: '2025-03-03T00:05:00Z', uid: 's1', email: 'staff@demo-clinic.example', role: 'clinic_admin', clinicId: 'demo-clinic', appointmentId: null, action, detail, clientAddress: null };
+}
+
+/** The detail column of the audit screen's table, row by row. */
+export function auditDetails(): (string | null | undefined)[] {
+  return within(screen.getByRole('table'))
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell')[4]?.textContent);
 }
