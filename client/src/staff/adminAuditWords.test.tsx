@@ -7,7 +7,6 @@ import { auditPath } from './audit';
 
 let view: ReturnType<typeof renderApp> | undefined;
 
-
 beforeEach(() => {
   resetClinicDocuments();
   const entries = [
@@ -26,7 +25,6 @@ afterEach(() => {
   view?.unmount();
   view = undefined;
 });
-
 
 describe('clinic administration entries in the audit log', () => {
   it('say what changed, in English', async () => {

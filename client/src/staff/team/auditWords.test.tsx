@@ -7,7 +7,6 @@ import { auditPath } from '../audit';
 
 let view: ReturnType<typeof renderApp> | undefined;
 
-
 beforeEach(() => {
   resetClinicDocuments();
   const entries = [
@@ -29,7 +28,6 @@ afterEach(() => {
   view?.unmount();
   view = undefined;
 });
-
 
 describe('staff account entries in the audit log', () => {
   it('say whom and what changed, in English', async () => {
