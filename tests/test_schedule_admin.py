@@ -503,7 +503,11 @@ async def test_bookings_the_new_hours_strand_are_listed_and_stay_booked(base_url
         }
         try:
             async with changed(admin, "c-sato", weekly=weekly) as reply:
-                (conflict,) = reply["conflicts"]
+                # Only this person's booking: other tests of the shared server may hold
+                # times of the same counselor.
+                (conflict,) = [
+                    c for c in reply["conflicts"] if c["appointmentId"] == someone.appointment_id
+                ]
                 assert {k: conflict[k] for k in expected} == expected
                 assert datetime.fromisoformat(conflict["start"]) == start
                 assert (await someone.document())["status"] == "confirmed"
@@ -518,7 +522,7 @@ async def test_bookings_the_new_hours_strand_are_listed_and_stay_booked(base_url
                     "days": [{"date": start.date().isoformat(), "name": "臨時休業"}],
                 },
             )
-            assert [c["appointmentId"] for c in reply["conflicts"]] == [someone.appointment_id]
+            assert someone.appointment_id in [c["appointmentId"] for c in reply["conflicts"]]
             await call(
                 admin,
                 "holidays-update",
