@@ -19,8 +19,6 @@ from typing import Any
 
 import socketio
 
-from realtime.room_index import IndexedRooms
-
 SNAPSHOT_EVENT = "snapshot"
 SESSION_EVENT = "session"
 NAMESPACE = "/"
@@ -98,7 +96,7 @@ async def _disconnect_room(manager: Any, room: str) -> None:
         await manager.server.disconnect(sid, namespace=NAMESPACE, ignore_queue=True)
 
 
-class LocalManager(IndexedRooms, socketio.AsyncManager):  # type: ignore[misc]
+class LocalManager(socketio.AsyncManager):  # type: ignore[misc]
     """The in-process manager; closes a session's sockets once told it has expired."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -113,7 +111,7 @@ class LocalManager(IndexedRooms, socketio.AsyncManager):  # type: ignore[misc]
             await _disconnect_room(self, room)
 
 
-class OrderedRedisManager(IndexedRooms, socketio.AsyncRedisManager):  # type: ignore[misc]
+class OrderedRedisManager(socketio.AsyncRedisManager):  # type: ignore[misc]
     """The Redis manager, refusing to deliver a snapshot older than one already delivered,
     and closing a session's sockets on every node once told it has expired."""
 
