@@ -4,7 +4,9 @@
   end of the day (clinic timezone) of their last change (docs/product.md, "The booking flow").
 - expire-holds: holds past their expiry stop being held; the appointment forgets its time
   and every calendar gets the slot back, or the first on the waitlist gets it held (a
-  waitlist offer not taken lapses and passes on the same way). A draft stays a draft; a
+  waitlist offer not taken lapses and passes on the same way). Found by the appointment's
+  `hold_expires_at`, oldest first, so that a hold a newer hold of its counselor already
+  released (it had expired) still ends for its appointment. A draft stays a draft; a
   pending payment whose hold lapses is `expired` (an end state, the person mailed:
   realtime/booking/expiry.py) and its checkout session is expired through the API.
 - reconcile-payments: every paid session ends with exactly one confirmed booking or one
@@ -40,9 +42,9 @@ from realtime.presence import check_sessions, forget_stale_presence
 from realtime.state import AppState
 from storage.db import AsyncSession
 from storage.documents import mark_changed
-from storage.models import Appointment
+from storage.models import Appointment, SlotClaim
 from storage.repo_appointments import drafts_changed_before, lock_appointment, with_payment
-from storage.repo_booking import active_claim_of, expired_holds
+from storage.repo_booking import active_claim_of, holds_ended, last_hold_of
 from storage.repo_catalog import get_clinic
 from storage.repo_erasure import all_clinics, retained_past
 
@@ -154,17 +156,40 @@ def _retention_over(row: Appointment, timezone: str, days: int, now: datetime) -
 
 async def expire_holds(state: AppState, now: datetime) -> int:
     async with state.db.read() as session:
-        expired = await expired_holds(session, now=now, limit=BATCH)
-    return await _each_appointment(state, expired, now, _expire)
+        ended = await holds_ended(session, now=now, limit=BATCH)
+    return await _each_appointment(state, ended, now, _expire)
 
 
 async def _expire(
     state: AppState, session: AsyncSession, row: Appointment, now: datetime, change: Change
 ) -> bool:
-    claim = await active_claim_of(session, appointment_id=row.id)
-    if claim is None or claim.kind != "hold" or claim.expires_at is None or claim.expires_at > now:
+    if row.hold_expires_at is None or row.hold_expires_at > now:
         return False
+    claim = await active_claim_of(session, appointment_id=row.id)
+    if claim is not None and (claim.kind != "hold" or claim.expires_at != row.hold_expires_at):
+        # Booked or held anew meanwhile: the appointment's record follows its claim (a
+        # record left behind would stay a candidate for ever).
+        row.hold_expires_at = claim.expires_at if claim.kind == "hold" else None
+        return True
+    # No active claim: a newer hold of the counselor released this one once it had expired
+    # (storage/repo_booking.py `release_before_hold`); the appointment still learns of it.
+    lapsed = claim or await last_hold_of(session, appointment_id=row.id)
     change.moving(row)  # it leaves its bookings window
+    if lapsed is not None:
+        await _hold_over(state, session, row, lapsed, change)
+    row.counselor_id = row.date = row.time = row.hold_expires_at = None
+    if claim is not None:  # the time goes back, or to the first on the waitlist
+        await waitlist.release_claim(state, session, change, claim, now)
+    elif lapsed is not None:  # released already: to the first on the waitlist, if still free
+        await waitlist.offer_released(state, session, change, lapsed, now)
+    return True
+
+
+async def _hold_over(
+    state: AppState, session: AsyncSession, row: Appointment, claim: SlotClaim, change: Change
+) -> None:
+    """What the end of a hold means for the appointment: a waitlist offer not taken lapses,
+    and a pending payment's attempt ends (its person mailed, its checkout expired)."""
     await waitlist.hold_expired(session, row, claim)
     if row.status == "pending_payment":  # the payment window is over too: the attempt ends
         open_session = (row.payment or {}).get("sessionId")
@@ -172,10 +197,6 @@ async def _expire(
         change.feed(row.clinic_id)
         if open_session:
             change.then(partial(_expire_checkout, state, str(open_session)))
-    row.counselor_id = row.date = row.time = row.hold_expires_at = None
-    # The time goes back, or to the first on the waitlist (realtime/booking/waitlist.py).
-    await waitlist.release_claim(state, session, change, claim, now)
-    return True
 
 
 async def _expire_checkout(state: AppState, session_id: str) -> None:

@@ -197,7 +197,16 @@ class AuthSession(SQLModel, table=True):
 
 class Appointment(SQLModel, table=True):
     __tablename__ = "appointments"
-    __table_args__ = (Index("ix_appointments_user_status", "user_id", "status"),)
+    __table_args__ = (
+        Index("ix_appointments_user_status", "user_id", "status"),
+        # The holds that ended, oldest first: the candidates of expire-holds.
+        Index(
+            "ix_appointments_hold_expires_at",
+            "hold_expires_at",
+            sqlite_where=text("hold_expires_at IS NOT NULL"),
+            postgresql_where=text("hold_expires_at IS NOT NULL"),
+        ),
+    )
 
     id: str = Field(primary_key=True, max_length=64)
     user_id: str = Field(foreign_key="users.id", max_length=64)

@@ -217,16 +217,31 @@ async def last_booked_claim_of(session: AsyncSession, *, appointment_id: str) ->
     return rows.first()
 
 
-async def expired_holds(session: AsyncSession, *, now: datetime, limit: int) -> list[str]:
-    """Appointment ids of active holds expired by `now` (the candidates of expire-holds)."""
+async def holds_ended(session: AsyncSession, *, now: datetime, limit: int) -> list[str]:
+    """Ids of appointments whose hold ended by `now`, the oldest first (the candidates of
+    expire-holds; index ix_appointments_hold_expires_at). Read from the appointment, not its
+    claim: a newer hold of the same counselor may have released the claim already
+    (`release_before_hold`), and the appointment must still be told its time is gone."""
     rows = await session.exec(
-        select(SlotClaim.appointment_id)
-        .where(col(SlotClaim.active))
-        .where(SlotClaim.kind == "hold")
-        .where(col(SlotClaim.expires_at) <= now)
+        select(Appointment.id)
+        .where(col(Appointment.hold_expires_at) <= now)
+        .order_by(col(Appointment.hold_expires_at))
         .limit(limit)
     )
     return list(rows.all())
+
+
+async def last_hold_of(session: AsyncSession, *, appointment_id: str) -> SlotClaim | None:
+    """The appointment's newest hold, active or released (index
+    ix_slot_claims_appointment_created)."""
+    rows = await session.exec(
+        select(SlotClaim)
+        .where(SlotClaim.appointment_id == appointment_id)
+        .where(SlotClaim.kind == "hold")
+        .order_by(col(SlotClaim.created).desc())
+        .limit(1)
+    )
+    return rows.first()
 
 
 async def claim_times_of(
@@ -247,8 +262,9 @@ async def release_before_hold(
     session: AsyncSession, *, appointment_id: str, counselor_id: str, now: datetime
 ) -> None:
     """Before a new hold, in one statement: the appointment's active claim (a newer hold
-    releases the older) and the counselor's expired holds (they stop blocking at once; the
-    sweeper job also clears them later)."""
+    releases the older) and the counselor's expired holds (they stop blocking at once;
+    expire-holds, which finds them by their appointment's `hold_expires_at`, then ends
+    those appointments' holds: realtime/jobs.py)."""
     await session.exec(
         update(SlotClaim)
         .where(col(SlotClaim.active))

@@ -256,6 +256,20 @@ async def release_claim(
     )
 
 
+async def offer_released(
+    state: AppState, session: AsyncSession, change: Change, claim: SlotClaim, now: datetime
+) -> None:
+    """The time of `claim`, an expired hold that a newer hold of its counselor released
+    already (storage/repo_booking.py `release_before_hold`), to the first in line if it is
+    still free. Only the offer is a change of claims: an expired hold blocked nothing any
+    more (realtime/booking/slot_cache.py `valid_until`)."""
+    offered = await offer_freed(state, session, change, claim, now)
+    if offered is not None:
+        change.claims_changed(
+            Claims(claim.clinic_id, [claim.start], claim.service_id, ClaimChange.of(added=offered))
+        )
+
+
 async def offer_freed(
     state: AppState, session: AsyncSession, change: Change, freed: SlotClaim, now: datetime
 ) -> SlotClaim | None:
