@@ -52,6 +52,10 @@ def server_options(settings: Settings) -> dict[str, Any]:
         "log_level": settings.log_level,
         "log_config": log_config(),
         "ws": "websockets-sansio",
+        # Uncompressed frames, as Node's socket.io sends by default: compression costs CPU and
+        # memory per socket, and one broadcast frame then serves every subscriber
+        # (realtime/broadcast.py).
+        "ws_per_message_deflate": False,
         "http": guarded_http_protocol(
             read_timeout=settings.request_read_timeout_seconds,
             max_per_address=settings.max_connections_per_address,

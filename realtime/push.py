@@ -19,6 +19,7 @@ from typing import Any
 
 import socketio
 
+from realtime.broadcast import FrameBroadcast
 from realtime.room_index import IndexedRooms
 
 SNAPSHOT_EVENT = "snapshot"
@@ -98,7 +99,7 @@ async def _disconnect_room(manager: Any, room: str) -> None:
         await manager.server.disconnect(sid, namespace=NAMESPACE, ignore_queue=True)
 
 
-class LocalManager(IndexedRooms, socketio.AsyncManager):  # type: ignore[misc]
+class LocalManager(IndexedRooms, FrameBroadcast):
     """The in-process manager; closes a session's sockets once told it has expired."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -113,7 +114,7 @@ class LocalManager(IndexedRooms, socketio.AsyncManager):  # type: ignore[misc]
             await _disconnect_room(self, room)
 
 
-class OrderedRedisManager(IndexedRooms, socketio.AsyncRedisManager):  # type: ignore[misc]
+class OrderedRedisManager(IndexedRooms, socketio.AsyncRedisManager, FrameBroadcast):  # type: ignore[misc]
     """The Redis manager, refusing to deliver a snapshot older than one already delivered,
     and closing a session's sockets on every node once told it has expired."""
 

@@ -15,6 +15,7 @@ import socketio
 
 from realtime import documents, events
 from realtime.auth import resolve, resolve_again, socket_token
+from realtime.broadcast import install_frame_sockets
 from realtime.budget import EventBudget
 from realtime.contract import MAX_MESSAGE_BYTES
 from realtime.dispatch import CallContext, dispatch
@@ -47,7 +48,7 @@ def create_socket_server(settings: Settings) -> socketio.AsyncServer:
             channel=f"{settings.redis_namespace}:socketio",
             redis_options={"max_connections": REDIS_MAX_CONNECTIONS},
         )
-    return GuardedServer(
+    sio = GuardedServer(
         budget=lambda: EventBudget(settings.socket_events_per_second, settings.socket_event_burst),
         async_mode="asgi",
         client_manager=manager,
@@ -56,6 +57,8 @@ def create_socket_server(settings: Settings) -> socketio.AsyncServer:
         logger=False,
         engineio_logger=False,
     )
+    install_frame_sockets(sio)  # broadcasts written once per room (realtime/broadcast.py)
+    return sio
 
 
 E = TypeVar("E", bound=Input)
