@@ -3,7 +3,7 @@
 
 PY := .venv/bin/python
 
-.PHONY: run test setup services lint test-python test-client bench bench-storm bench-booking bench-board bench-board-browser bench-schedule
+.PHONY: run test setup services lint test-python test-client bench bench-storm bench-booking bench-board bench-board-browser bench-schedule bench-first-load
 
 run: setup  ## the product on its embedded default: SQLite, no Redis, demo data, :8000
 	$(PY) -m realtime
@@ -49,3 +49,6 @@ bench-board-browser: setup services  ## a client's submit to its row on a counse
 
 bench-schedule: setup services  ## a schedule change to the last of 500 watchers' pushes, 200 counselors
 	$(PY) -m infra.bench.schedule --json var/bench/schedule.json
+
+bench-first-load: setup services  ## the client's initial JS (KB gzip) and the first screen's LCP in chromium, mobile, CPU 4x slower
+	$(PY) -m infra.bench.first_load --json var/bench/first-load.json

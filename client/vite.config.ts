@@ -48,6 +48,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: each chunk's static imports, read by infra/bench/first_load.py
+    // and tests/test_client_first_load.py to measure the first load (docs/benchmarks.md).
+    manifest: true,
   },
   test: {
     environment: 'jsdom',

@@ -9,7 +9,7 @@ import { analytics, installErrorReporting } from './analytics';
 import { appVersion } from './appVersion';
 import { auth } from './auth/session';
 import { installPreloadErrorHandler, startApp } from './bootstrap';
-import { bindLocale, createI18n } from './i18n';
+import { bindLocale, createAppI18n, loadNamespaces } from './i18n';
 import { bindAfterSignIn } from './realtime/afterSignIn';
 import { bindRealtime } from './realtime/bindings';
 import { bindOutbox } from './realtime/outbox';
@@ -26,6 +26,11 @@ function sessionStorageOrNull(): Storage | null {
   }
 }
 
+function whenIdle(task: () => void): void {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(task, { timeout: 2000 });
+  else window.setTimeout(task, 200);
+}
+
 installPreloadErrorHandler(window, {
   reload: () => {
     window.location.reload();
@@ -38,8 +43,9 @@ installPreloadErrorHandler(window, {
 
 installErrorReporting(window, analytics);
 
-const i18n = createI18n(useAppStore.getState().locale);
-bindLocale(i18n, useAppStore);
+// The first screen's translations load while the session is read; the router (created after
+// this, so its routes find the instance) loads the others a screen needs.
+const i18nReady = createAppI18n(useAppStore.getState().locale);
 bindRealtime(realtime, useAppStore);
 bindOutbox(outbox, useAppStore);
 const router = createAppRouter();
@@ -65,10 +71,25 @@ startApp({
   mount: () => {
     const container = document.getElementById('root');
     if (!container) throw new Error('index.html has no #root element');
-    createRoot(container).render(
-      <StrictMode>
-        <App i18n={i18n} router={router} />
-      </StrictMode>,
+    void i18nReady.then(
+      (i18n) => {
+        bindLocale(i18n, useAppStore);
+        createRoot(container).render(
+          <StrictMode>
+            <App i18n={i18n} router={router} />
+          </StrictMode>,
+        );
+        // Then, when the browser is idle, the rest of a client's translations: the connection
+        // notice must have its words even if the device goes offline on the first screen.
+        whenIdle(() => {
+          loadNamespaces().catch((error: unknown) => {
+            console.warn('translations not preloaded', error);
+          });
+        });
+      },
+      (error: unknown) => {
+        console.error('the first screen\'s translations did not load', error);
+      },
     );
   },
 });

@@ -7,15 +7,36 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { Layout } from './components/Layout';
 import { Loading } from './components/Loading';
-import { RequireAuth } from './auth/RequireAuth';
 import { RouteError } from './components/RouteError';
 import { clientRoute, serviceAliases } from './contract';
-import { RequireStaff } from './staff/RequireStaff';
+import { loadNamespaces } from './i18n';
+import { clientNamespaces, firstScreenNamespaces, namespaces, type Namespace } from './i18n/namespaces';
 
 type ScreenModule = Promise<{ default: ComponentType }>;
 
-/** A route `lazy` that loads a screen module's default export as the route component. */
-const screen = (load: () => ScreenModule) => async () => ({ Component: (await load()).default });
+/**
+ * A route `lazy` that loads a screen module's default export as the route component, together
+ * with the translation namespaces it reads (docs/architecture.md, "Client": how translations
+ * load): by default a client's (all but staff); the login screens only the first screen's.
+ */
+const screen =
+  (load: () => ScreenModule, ns: readonly Namespace[] = clientNamespaces) =>
+  async () => {
+    const [module] = await Promise.all([load(), loadNamespaces(ns)]);
+    return { Component: module.default };
+  };
+
+/** The booking guard, lazy: it knows the questionnaire's steps (the intake definition). */
+const requireAuth = async () => {
+  const [{ RequireAuth }] = await Promise.all([import('./auth/RequireAuth'), loadNamespaces(clientNamespaces)]);
+  return { Component: RequireAuth };
+};
+
+/** The staff guard, lazy, with every namespace (the staff screens show clients' words too). */
+const requireStaff = async () => {
+  const [{ RequireStaff }] = await Promise.all([import('./staff/RequireStaff'), loadNamespaces(namespaces)]);
+  return { Component: RequireStaff };
+};
 
 /** `/pgt?locale=en` -> `/?serviceId=pgt&locale=en`: serviceId set, other query params kept. */
 export function serviceAliasRedirect(alias: string) {
@@ -86,15 +107,15 @@ export const routes: RouteObject[] = [
             loader: serviceAliasRedirect(alias),
             element: null, // never rendered: the loader redirects
           })),
-          { index: true, lazy: screen(() => import('./routes/Login')) },
-          { path: clientRoute('/c/:clinicId'), lazy: screen(() => import('./routes/ClinicLogin')) },
+          { index: true, lazy: screen(() => import('./routes/Login'), firstScreenNamespaces) },
+          { path: clientRoute('/c/:clinicId'), lazy: screen(() => import('./routes/ClinicLogin'), firstScreenNamespaces) },
           { path: clientRoute('/login-confirmation'), lazy: screen(() => import('./routes/LoginConfirmation')) },
           {
             path: clientRoute('/b'),
-            element: <RequireAuth />,
+            lazy: requireAuth,
             children: [...bookingSteps, ...afterBooking],
           },
-          { path: clientRoute('/staff'), element: <RequireStaff />, children: staffScreens },
+          { path: clientRoute('/staff'), lazy: requireStaff, children: staffScreens },
           { path: clientRoute('/contact'), lazy: screen(() => import('./routes/Contact')) },
           { path: clientRoute('/contact-confirmation'), lazy: screen(() => import('./routes/ContactConfirmation')) },
           { path: clientRoute('/downloads/:clinicId/:docId/:locale'), lazy: screen(() => import('./routes/Downloads')) },

@@ -6,10 +6,11 @@ import { landingRedirect } from '../booking/landing';
 import { Loading } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
 import { isStaff, STAFF_HOME } from './roles';
-import { safeNextPath } from './nextPath';
+import { NEXT_PARAM } from './nextPath';
 
-/** Query parameter of `/` that names where to go after signing in. */
-export const NEXT_PARAM = 'next';
+// Where a sign-in leads lives beside the path checks (the login screens need it without this
+// guard, which is loaded only with the booking routes).
+export { NEXT_PARAM, nextPathAfterSignIn } from './nextPath';
 
 /** What staff see on a booking step: the page is for patients, and the way to their board. */
 export function ForPatientsOnly() {
@@ -47,14 +48,4 @@ export function RequireAuth() {
   const landing = landingRedirect(location.pathname, status);
   if (landing !== null) return <Navigate to={landing} replace />;
   return <Outlet />;
-}
-
-/**
- * Where to go after signing in: `?next=` when it is a path of this app, else the one this
- * device remembered when the sign-in link was asked for (auth/emailLink.ts), else the first
- * step (which sends a booked person on to My booking, booking/landing.ts).
- */
-export function nextPathAfterSignIn(search: URLSearchParams, fallback = '/b/clinic', remembered: string | null = null): string {
-  // Only same-app paths: "//evil.example" or "https://..." must never be followed.
-  return safeNextPath(search.get(NEXT_PARAM)) ?? safeNextPath(remembered) ?? fallback;
 }

@@ -4,10 +4,10 @@ import { Link, Navigate, useSearchParams } from 'react-router';
 import type { SignInEntry } from './emailLink';
 import { useAppStore, type LoginNotice } from '../store';
 import { selectAuthUser, selectCurrentStatus, selectLoginNotice } from '../store/selectors';
-import { isBooked, MY_BOOKING_ROUTE } from '../booking/landing';
+import { isBooked, MY_BOOKING_ROUTE } from '../booking/paths';
 import { CheckInbox } from './CheckInbox';
 import { EmailForm } from './EmailForm';
-import { nextPathAfterSignIn } from './RequireAuth';
+import { nextPathAfterSignIn } from './nextPath';
 import { isStaff, STAFF_HOME } from './roles';
 import { useSignInLink } from './useSignInLink';
 
@@ -23,8 +23,27 @@ const noticeKeys = {
  * form, then "check your inbox". A signed-in person is offered to continue instead; one whose
  * appointment is booked goes on to it (`?next=` first, else My booking).
  */
+/**
+ * Why the person was signed out. Its words come from the screen that signed them out (booking,
+ * account): those namespaces load here only when there is a notice to show.
+ */
+function SignedOutNotice({ notice }: { notice: LoginNotice }) {
+  const { t } = useTranslation(['errors', 'booking', 'account']);
+  return (
+    <p role="alert" className="notice">
+      {t(noticeKeys[notice])}
+    </p>
+  );
+}
+
+/** A signed-in staff member's way on to the board (the staff namespace loads only for them). */
+function ToBoardLink({ to }: { to: string }) {
+  const { t } = useTranslation('staff');
+  return <Link to={to}>{t('secondFactor.toBoard')}</Link>;
+}
+
 export function SignInPanel({ entry }: { entry: SignInEntry }) {
-  const { t } = useTranslation(['common', 'routes', 'errors', 'booking', 'staff', 'account']);
+  const { t } = useTranslation(['common', 'routes', 'errors']);
   const user = useAppStore(selectAuthUser);
   const notice = useAppStore(selectLoginNotice);
   const booked = useAppStore((state) => isBooked(selectCurrentStatus(state)));
@@ -39,7 +58,7 @@ export function SignInPanel({ entry }: { entry: SignInEntry }) {
         <p>{t('routes:login.signedInAs', { email: user.email })}</p>
         <p>
           {isStaff(user) ? (
-            <Link to={nextPathAfterSignIn(search, STAFF_HOME)}>{t('staff:secondFactor.toBoard')}</Link>
+            <ToBoardLink to={nextPathAfterSignIn(search, STAFF_HOME)} />
           ) : (
             <Link to={nextPathAfterSignIn(search)}>{t('routes:login.continue')}</Link>
           )}
@@ -51,11 +70,7 @@ export function SignInPanel({ entry }: { entry: SignInEntry }) {
   const error = link.error === null ? null : t(link.error);
   return (
     <>
-      {notice && (
-        <p role="alert" className="notice">
-          {t(noticeKeys[notice])}
-        </p>
-      )}
+      {notice && <SignedOutNotice notice={notice} />}
       {link.sentTo === null ? (
         <EmailForm
           submitLabel={t('routes:login.submit')}

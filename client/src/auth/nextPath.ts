@@ -7,6 +7,9 @@
  */
 import { clientRoutes } from '../contract';
 
+/** Query parameter of `/` that names where to go after signing in. */
+export const NEXT_PARAM = 'next';
+
 /** A stand-in origin to resolve a path against: anything that leaves it is another site. */
 const SAME_ORIGIN = 'https://app.invalid';
 
@@ -35,4 +38,14 @@ export function safeNextPath(value: string | null | undefined): string | null {
   }
   if (url.origin !== SAME_ORIGIN || !isClientPath(url.pathname)) return null;
   return `${url.pathname}${url.search}`;
+}
+
+/**
+ * Where to go after signing in: `?next=` when it is a path of this app, else the one this
+ * device remembered when the sign-in link was asked for (auth/emailLink.ts), else the first
+ * step (which sends a booked person on to My booking, booking/landing.ts).
+ */
+export function nextPathAfterSignIn(search: URLSearchParams, fallback = '/b/clinic', remembered: string | null = null): string {
+  // Only same-app paths: "//evil.example" or "https://..." must never be followed.
+  return safeNextPath(search.get(NEXT_PARAM)) ?? safeNextPath(remembered) ?? fallback;
 }

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { rememberEmailForSignIn, type SignInEntry } from './emailLink';
-import { safeNextPath } from './nextPath';
-import { NEXT_PARAM } from './RequireAuth';
+import { NEXT_PARAM, safeNextPath } from './nextPath';
 import { callFunction, errorMessageKey, FunctionsError } from '../realtime';
 import { useAppStore } from '../store';
 import { selectLocale } from '../store/selectors';

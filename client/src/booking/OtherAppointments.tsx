@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Locale } from '../i18n/locale';
 import { fullDay } from './format';
-import { myBookingPath } from './landing';
+import { myBookingPath } from './paths';
 import type { AppointmentSummary } from './myAppointments';
 
 export function OtherAppointments({

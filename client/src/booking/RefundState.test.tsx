@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import { act } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createI18n } from '../i18n';
+import { createI18n } from '../i18n/bundled';
 import type { Locale } from '../i18n/locale';
 import { useAppStore } from '../store';
 import { parseCancelQuote, quoteWording, refundOfFeed, refundOfPayment, type RefundView } from './refund';

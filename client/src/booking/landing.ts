@@ -6,11 +6,11 @@
  * booking is in progress (pending_payment, confirmed) and go to My booking once it ended.
  */
 import { definition } from '../intake/definition';
+import { isBooked, MY_BOOKING_ROUTE } from './paths';
 
-/** The person's booking page (realtime/mail/links.py links to it). */
-export const MY_BOOKING_ROUTE = '/b/booking';
-/** The reschedule screen (`?id=`): its own module; My booking only links to it. */
-export const RESCHEDULE_ROUTE = '/b/reschedule';
+// The light part (routes, addresses, isBooked) is in paths.ts, for screens that need it
+// without the questionnaire's definition (the login screens).
+export { isBooked, MY_BOOKING_ROUTE, myBookingPath, RESCHEDULE_ROUTE, reschedulePath } from './paths';
 
 /** Statuses in which a booking is under way or booked, and can still change. */
 const IN_PROGRESS: ReadonlySet<string> = new Set(['pending_payment', 'confirmed']);
@@ -21,11 +21,6 @@ const QUESTIONNAIRE: ReadonlySet<string> = new Set(['/b', '/b/', ...definition.s
 /** The screens between the questionnaire and My booking. */
 const AFTER_QUESTIONNAIRE: ReadonlySet<string> = new Set(['/b/appointment', '/b/review', '/b/checkout', '/b/payment-confirmed', '/b/confirmed']);
 
-/** Whether the appointment is past its draft: submitted, booked, or ended. */
-export function isBooked(status: unknown): boolean {
-  return typeof status === 'string' && status !== 'draft';
-}
-
 /**
  * Where a person on `pathname` (without query) goes instead, given their appointment's
  * status (unknown while it loads: stay), or null to stay.
@@ -35,16 +30,4 @@ export function landingRedirect(pathname: string, status: unknown): string | nul
   if (QUESTIONNAIRE.has(pathname)) return MY_BOOKING_ROUTE;
   if (AFTER_QUESTIONNAIRE.has(pathname) && !IN_PROGRESS.has(status as string)) return MY_BOOKING_ROUTE;
   return null;
-}
-
-/** My booking's address for one appointment, with `?action=cancel` to open its cancel dialog. */
-export function myBookingPath(appointmentId: string, action?: 'cancel'): string {
-  const query = new URLSearchParams({ id: appointmentId });
-  if (action !== undefined) query.set('action', action);
-  return `${MY_BOOKING_ROUTE}?${query.toString()}`;
-}
-
-/** The reschedule screen's address for one appointment. */
-export function reschedulePath(appointmentId: string): string {
-  return `${RESCHEDULE_ROUTE}?${new URLSearchParams({ id: appointmentId }).toString()}`;
 }

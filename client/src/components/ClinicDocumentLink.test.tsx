@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createI18n } from '../i18n';
+import { createI18n } from '../i18n/bundled';
 import type { Locale } from '../i18n/locale';
 import { useAppStore } from '../store';
 import { fakeServer, json, refuse, type FakeServer } from '../test/fakeServer';

@@ -8,6 +8,7 @@ import { useConnectivity } from '../presence/useConnectivity';
 import { useInactivity } from '../presence/useInactivity';
 import { InactivityDialog } from '../presence/InactivityDialog';
 import { LanguageSwitcher } from './LanguageSwitcher';
+import { Loading } from './Loading';
 import { NavigationFocus } from './NavigationFocus';
 import { ConnectionNotice } from '../presence/ConnectionNotice';
 import { ScrollToTop } from './ScrollToTop';
@@ -81,7 +82,10 @@ export function Layout() {
               <HeldTimeBar />
             </Suspense>
           )}
-          <Outlet />
+          {/* A component may still be loading a namespace of its words (i18n/index.ts). */}
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
         </main>
         <footer className="site-footer">
           <nav className="container" aria-label={t('footer.label')}>
@@ -101,10 +105,13 @@ export function Layout() {
         <ScrollToTop />
         <NavigationFocus />
       </div>
-      {lost && cause !== null && <ConnectionNotice cause={cause} retrying={retrying} onRetry={connectivity.retry} />}
-      {warning && (
-        <InactivityDialog secondsLeft={inactivity.state.secondsLeft} onContinue={inactivity.continueSession} />
-      )}
+      {/* Their words (screens) load after the first screen: never hold the page for them. */}
+      <Suspense fallback={null}>
+        {lost && cause !== null && <ConnectionNotice cause={cause} retrying={retrying} onRetry={connectivity.retry} />}
+        {warning && (
+          <InactivityDialog secondsLeft={inactivity.state.secondsLeft} onContinue={inactivity.continueSession} />
+        )}
+      </Suspense>
       {!lost && !warning && signedIn && askSignOut && (
         <Suspense fallback={null}>
           <SignOutDialog

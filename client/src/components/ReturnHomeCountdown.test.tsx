@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createI18n } from '../i18n';
+import { createI18n } from '../i18n/bundled';
 import type { Locale } from '../i18n/locale';
 import { ReturnHomeCountdown } from './ReturnHomeCountdown';
 

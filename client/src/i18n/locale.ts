@@ -2,13 +2,14 @@
  * Which interface language to show (docs/product.md "The booking flow"), as pure functions.
  */
 import { defaultLocaleName, supportedLocales } from '../contract';
-import { resources } from './resources';
+import { translatedLanguages } from './bundles';
+import type { resources } from './resources';
 
 /** An interface language with translations: "ja" or "en". */
 export type Locale = keyof typeof resources;
 
 export function isLocale(value: unknown): value is Locale {
-  return typeof value === 'string' && supportedLocales.includes(value) && Object.hasOwn(resources, value);
+  return typeof value === 'string' && supportedLocales.includes(value) && translatedLanguages.includes(value);
 }
 
 function toLocale(value: string): Locale {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contract, functionsErrorCodes } from '../contract';
-import { createI18n } from './index';
+import { createI18n } from './bundled';
 import { resources } from './resources';
 
 interface Tree {

@@ -2,6 +2,10 @@
  * Translation resources, split by language and namespace (client/src/locales/{ja,en}/*.json).
  * The questionnaire's own words (steps, fields, options, rules, messages) are not here: they
  * come from the intake definition (realtime/intake/definition.json), in both languages.
+ *
+ * Every file, imported statically: for tests (every key in both languages) and for the types
+ * (i18next.d.ts). The app itself loads them one by one on demand (bundles.ts): import only
+ * types from here in app code.
  */
 import enAccount from '../locales/en/account.json';
 import enBooking from '../locales/en/booking.json';
@@ -20,8 +24,7 @@ import jaRoutes from '../locales/ja/routes.json';
 import jaScreens from '../locales/ja/screens.json';
 import jaStaff from '../locales/ja/staff.json';
 
-export const namespaces = ['common', 'routes', 'errors', 'intake', 'screens', 'booking', 'staff', 'account'] as const;
-export type Namespace = (typeof namespaces)[number];
+export { namespaces, type Namespace } from './namespaces';
 
 export const resources = {
   ja: { common: jaCommon, routes: jaRoutes, errors: jaErrors, intake: jaIntake, screens: jaScreens, booking: jaBooking, staff: jaStaff, account: jaAccount },

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
-import { createI18n } from '../i18n';
+import { createI18n } from '../i18n/bundled';
 import type { Locale } from '../i18n/locale';
 import { CharacterCounter } from './CharacterCounter';
 

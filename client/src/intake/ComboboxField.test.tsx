@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { definition, type OptionValue } from './index';
 import { I18nextProvider } from 'react-i18next';
 import { ComboboxField } from './ComboboxField';
-import { createI18n } from '../i18n';
+import { createI18n } from '../i18n/bundled';
 
 const conditions = definition.options.conditions ?? [];
 

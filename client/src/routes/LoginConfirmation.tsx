@@ -6,7 +6,7 @@ import { emailForSignIn, forgetEmailForSignIn, isEmailMismatch, isLinkInvalid, n
 import { auth } from '../auth/session';
 import { CheckInbox } from '../auth/CheckInbox';
 import { EmailForm } from '../auth/EmailForm';
-import { nextPathAfterSignIn } from '../auth/RequireAuth';
+import { nextPathAfterSignIn } from '../auth/nextPath';
 import { isStaff, STAFF_HOME } from '../auth/roles';
 import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
 import { useSignInLink } from '../auth/useSignInLink';

@@ -17,7 +17,7 @@ import { useCounselorName } from '../booking/BookingSummary';
 import { CancelDialog } from '../booking/CancelDialog';
 import { browserZone, formatPrice, whenOf } from '../booking/format';
 import { bookedTime } from '../booking/hold';
-import { MY_BOOKING_ROUTE, reschedulePath } from '../booking/landing';
+import { MY_BOOKING_ROUTE, reschedulePath } from '../booking/paths';
 import { CHANGEABLE, clockIn, ENDED, shownAppointment, type AppointmentSummary, type PaymentSummary } from '../booking/myAppointments';
 import { OtherAppointments } from '../booking/OtherAppointments';
 import { refundOfPayment } from '../booking/refund';

@@ -4,7 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { completeIntake, pushAppointment, readyBooking, seedBooking, summaryRows } from '../test/booking';
-import { createI18n } from '../i18n';
+import { createI18n } from '../i18n/bundled';
 import { useAppStore } from '../store';
 import { fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
 import { alice, renderApp } from '../test/renderApp';

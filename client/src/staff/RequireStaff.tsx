@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
-import { NEXT_PARAM } from '../auth/RequireAuth';
+import { NEXT_PARAM } from '../auth/nextPath';
 import { isStaff, SECOND_FACTOR_PATH, secondFactorOf } from '../auth/roles';
 import { Loading } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';

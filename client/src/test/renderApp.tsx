@@ -1,7 +1,8 @@
 import { render } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { bindLocale, createI18n } from '../i18n';
+import { bindLocale } from '../i18n';
+import { createI18n } from '../i18n/bundled';
 import type { Locale } from '../i18n/locale';
 import { routes } from '../router';
 import { useAppStore } from '../store';
