@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AuthClient } from './auth/session';
-import { installPreloadErrorHandler, startApp } from './bootstrap';
+import { START_FAILURE, installPreloadErrorHandler, showStartFailure, startApp } from './bootstrap';
 
 const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : input.toString());
 
@@ -113,5 +113,20 @@ describe('installPreloadErrorHandler', () => {
     clock += 60_000;
     target.dispatchEvent(preloadError());
     expect(reload).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('showStartFailure', () => {
+  it('says in both languages that the page could not load, and offers to try again', () => {
+    const container = document.createElement('div');
+    container.textContent = 'stale';
+    const reload = vi.fn();
+    showStartFailure(container, reload);
+    const alert = container.querySelector('[role="alert"]');
+    expect(container.querySelector('p[lang="ja"]')?.textContent).toBe(START_FAILURE.ja);
+    expect(container.querySelector('p[lang="en"]')?.textContent).toBe(START_FAILURE.en);
+    expect(alert?.textContent).not.toContain('stale');
+    container.querySelector('button')?.click();
+    expect(reload).toHaveBeenCalledTimes(1);
   });
 });

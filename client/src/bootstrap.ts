@@ -59,3 +59,33 @@ export function installPreloadErrorHandler(target: EventTarget, deps: PreloadErr
     target.removeEventListener('vite:preloadError', listener);
   };
 }
+
+/**
+ * What the page says when even its first translations could not load (offline at the first
+ * visit, a deploy removed the chunk): in both languages, as no translation is there to pick
+ * one, with a button to try again. The only words of the app outside client/src/locales,
+ * because they are what failed to arrive.
+ */
+export const START_FAILURE = {
+  ja: 'ページを読み込めませんでした。接続を確かめて、もう一度お試しください。',
+  en: 'The page could not load. Check your connection and try again.',
+  retry: '再読み込み / Reload',
+} as const;
+
+export function showStartFailure(container: HTMLElement, reload: () => void): void {
+  const doc = container.ownerDocument;
+  const notice = doc.createElement('main');
+  notice.setAttribute('role', 'alert');
+  for (const language of ['ja', 'en'] as const) {
+    const line = doc.createElement('p');
+    line.lang = language;
+    line.textContent = START_FAILURE[language];
+    notice.append(line);
+  }
+  const retry = doc.createElement('button');
+  retry.type = 'button';
+  retry.textContent = START_FAILURE.retry;
+  retry.addEventListener('click', reload);
+  notice.append(retry);
+  container.replaceChildren(notice);
+}

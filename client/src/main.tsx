@@ -8,7 +8,7 @@ import { App } from './App';
 import { analytics, installErrorReporting } from './analytics';
 import { appVersion } from './appVersion';
 import { auth } from './auth/session';
-import { installPreloadErrorHandler, startApp } from './bootstrap';
+import { installPreloadErrorHandler, showStartFailure, startApp } from './bootstrap';
 import { bindLocale, createAppI18n, loadNamespaces } from './i18n';
 import { bindAfterSignIn } from './realtime/afterSignIn';
 import { bindRealtime } from './realtime/bindings';
@@ -89,6 +89,9 @@ startApp({
       },
       (error: unknown) => {
         console.error('the first screen\'s translations did not load', error);
+        showStartFailure(container, () => {
+          window.location.reload();
+        });
       },
     );
   },

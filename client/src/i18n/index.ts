@@ -64,9 +64,10 @@ export async function loadNamespaces(ns: readonly Namespace[] = clientNamespaces
 const wanted = new WeakMap<I18n, string>();
 
 /**
- * Switches the interface language and the document's `lang` attribute together: i18next
- * loads every namespace in use for the new language first and only then switches, so the
- * page changes language at once, never through keys.
+ * Switches the interface language and the document's `lang` attribute together, once every
+ * namespace in use is loaded in the new language: the page changes language at once, never
+ * through keys. When they cannot be loaded (offline), the page stays in its language and the
+ * switch is tried again once the browser is back online.
  */
 export function applyLocale(instance: I18n, locale: Locale, doc: Document = document): void {
   const current = wanted.get(instance) ?? instance.language;
@@ -75,9 +76,28 @@ export function applyLocale(instance: I18n, locale: Locale, doc: Document = docu
     return;
   }
   wanted.set(instance, locale);
-  void instance.changeLanguage(locale, () => {
-    if (instance.language === locale) doc.documentElement.lang = locale;
-  });
+  void switchWhenLoaded(instance, locale, doc);
+}
+
+async function switchWhenLoaded(instance: I18n, locale: Locale, doc: Document): Promise<void> {
+  const inUse = [instance.options.ns ?? []].flat();
+  const missing = (): string[] => inUse.filter((namespace) => !instance.hasResourceBundle(locale, namespace));
+  // A reload, not a load: i18next does not ask again for a bundle that failed once.
+  if (missing().length > 0) await instance.reloadResources([locale], missing()).catch(() => undefined);
+  if (wanted.get(instance) !== locale) return; // another language was chosen meanwhile
+  if (missing().length > 0) {
+    wanted.delete(instance);
+    doc.defaultView?.addEventListener(
+      'online',
+      () => {
+        if (!wanted.has(instance)) applyLocale(instance, locale, doc);
+      },
+      { once: true },
+    );
+    return;
+  }
+  await instance.changeLanguage(locale);
+  if (instance.language === locale) doc.documentElement.lang = locale;
 }
 
 /** Keeps i18next and `<html lang>` in step with a locale source (the store). */

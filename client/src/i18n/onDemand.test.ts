@@ -1,3 +1,4 @@
+import i18next, { type BackendModule } from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import { applyLocale, createAppI18n, loadNamespaces } from './index';
 
@@ -50,5 +51,35 @@ describe("the app's translations, loaded on demand", () => {
       expect(i18n.language).toBe('ja');
     });
     expect(i18n.hasResourceBundle('ja', 'staff')).toBe(true);
+  });
+
+  it('stay in the current language when the new one cannot load, and switch once back online', async () => {
+    let online = false;
+    const titles: Record<string, string> = { ja: 'ログイン', en: 'Sign in' };
+    const backend: BackendModule = {
+      type: 'backend',
+      init() {
+        // nothing to set up
+      },
+      read(language, _namespace, callback) {
+        if (language === 'en' && !online) callback(new Error('offline'), false);
+        else callback(null, { login: { title: titles[language] ?? '' } });
+      },
+    };
+    const i18n = i18next.createInstance();
+    await i18n.use(backend).init({ lng: 'ja', fallbackLng: false, ns: ['routes'], defaultNS: 'routes' });
+    document.documentElement.lang = 'ja';
+    applyLocale(i18n, 'en');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(i18n.language).toBe('ja');
+    expect(i18n.t('routes:login.title')).toBe('ログイン');
+    expect(document.documentElement.lang).toBe('ja');
+    online = true;
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => {
+      expect(i18n.language).toBe('en');
+    });
+    expect(i18n.t('routes:login.title')).toBe('Sign in');
+    expect(document.documentElement.lang).toBe('en');
   });
 });
