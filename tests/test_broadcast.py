@@ -1,0 +1,80 @@
+"""Broadcasts written once (realtime/broadcast.py): every subscriber gets every packet of a
+room, in order, whether a delivery goes straight to the socket's transport (its writer idle)
+or behind packets python-engineio still has queued for it. A real uvicorn server in this
+process (the manager's counters are read directly) and real Socket.IO clients."""
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import socketio
+import uvicorn
+
+from realtime.broadcast import install_frame_sockets
+from realtime.push import LocalManager
+
+ROOM = "documents/1"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@asynccontextmanager
+async def serving(sio: socketio.AsyncServer) -> AsyncIterator[str]:
+    port = free_port()
+    config = uvicorn.Config(
+        socketio.ASGIApp(sio),
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await task
+
+
+async def test_each_subscriber_gets_every_packet_in_order_whichever_way_it_goes() -> None:
+    manager = LocalManager()
+    sio = socketio.AsyncServer(async_mode="asgi", client_manager=manager)
+    install_frame_sockets(sio)
+
+    async def join(sid: str, environ: dict[str, object], auth: object = None) -> None:
+        await sio.enter_room(sid, ROOM)
+
+    sio.on("connect", join)
+    count, clients = 300, 12
+    async with serving(sio) as url:
+        received: list[list[int]] = [[] for _ in range(clients)]
+        everyone: list[socketio.AsyncClient] = []
+        for index in range(clients):
+            client = socketio.AsyncClient(reconnection=False)
+            client.on("n", received[index].append)
+            await client.connect(url, transports=["websocket"], wait_timeout=10)
+            everyone.append(client)
+        for n in range(count):
+            if n % 3 == 2:  # python-socketio's own way (a task per recipient, then the queue)
+                await sio.emit("n", n, room=ROOM, skip_sid="nobody")
+            else:
+                await sio.emit("n", n, room=ROOM)
+        async with asyncio.timeout(20):
+            while any(len(got) < count for got in received):
+                await asyncio.sleep(0.02)
+        for client in everyone:
+            await client.disconnect()
+    assert all(got == list(range(count)) for got in received)
+    # Both ways were taken: straight to idle sockets, and behind packets still queued.
+    assert manager.frames_written > 0 and manager.frames_queued > 0, (
+        manager.frames_written,
+        manager.frames_queued,
+    )
