@@ -11,7 +11,7 @@ from typing import Any
 
 from realtime.identity import Identity, SecondFactor
 from realtime.state import AppState
-from storage.repo_users import SessionOwner, session_owner, session_owner_by_id
+from storage.repo_users import SessionOwner, owner_of_session, owner_of_token
 from storage.types import utcnow
 
 SESSION_COOKIE = "gc_session"
@@ -47,26 +47,35 @@ def socket_token(environ: Mapping[str, Any], auth: object) -> str | None:
 
 async def resolve(state: AppState, token: str | None) -> Identity | None:
     """The signed-in identity of a token; a session idle past the limit is over."""
+    found = await resolve_owner(state, token)
+    return identity_of(found)
+
+
+async def resolve_owner(state: AppState, token: str | None) -> SessionOwner | None:
+    """Whose live session a token is, with the appointment their record points at (a
+    socket's connect needs both: one point read, realtime/sockets.py)."""
     if not token or len(token) > MAX_TOKEN_LENGTH:
         return None
     active_since = utcnow() - timedelta(seconds=state.settings.inactivity_seconds)
-    async with state.db.read() as session:
-        owner = await session_owner(session, token=token, active_since=active_since)
-    return _identity(owner)
+    return await state.db.run_read(
+        lambda statements: owner_of_token(statements, token=token, active_since=active_since)
+    )
 
 
 async def resolve_again(state: AppState, who: Identity) -> Identity | None:
     """The identity of a session read again (a socket's, whose session may have passed its
     second factor since the handshake); None once the session is over."""
     active_since = utcnow() - timedelta(seconds=state.settings.inactivity_seconds)
-    async with state.db.read() as session:
-        owner = await session_owner_by_id(
-            session, session_id=who.session_id, active_since=active_since
+    owner = await state.db.run_read(
+        lambda statements: owner_of_session(
+            statements, session_id=who.session_id, active_since=active_since
         )
-    return _identity(owner)
+    )
+    return identity_of(owner)
 
 
-def _identity(owner: SessionOwner | None) -> Identity | None:
+def identity_of(owner: SessionOwner | None) -> Identity | None:
+    """The identity a session's owner signs in as."""
     if owner is None:
         return None
     staff = owner.staff_role is not None

@@ -155,22 +155,32 @@ class Rows:
         """Store one validated field of an update on the row; the column it changed."""
         raise NotImplementedError
 
+    def read(self, statements: Statements, params: dict[str, str]) -> Loaded | None:
+        """The document, in a read (`Database.run_read`) or in a session's transaction."""
+        row = self.get_row(statements, params, for_update=False)
+        if row is None:
+            return None
+        return Loaded(self.meta(row), self.data(row), row["version"])
+
+    def read_meta(self, statements: Statements, params: dict[str, str]) -> DocMeta | None:
+        """The rules' facts of the document alone (`meta_columns`)."""
+        row = statements.row(self._read_meta, {ROW_ID: params[self.param]})
+        return None if row is None else self.meta(row)
+
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
+        if not for_update:
+            return await run_statements(session, lambda statements: self.read(statements, params))
         row = await run_statements(
-            session, lambda statements: self.get_row(statements, params, for_update=for_update)
+            session, lambda statements: self.get_row(statements, params, for_update=True)
         )
         if row is None:
             return None
         return Loaded(self.meta(row), self.data(row), row["version"])
 
     async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
-        row = await run_statements(
-            session,
-            lambda statements: statements.row(self._read_meta, {ROW_ID: params[self.param]}),
-        )
-        return None if row is None else self.meta(row)
+        return await run_statements(session, lambda statements: self.read_meta(statements, params))
 
 
 class Users(Rows):

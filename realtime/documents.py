@@ -41,8 +41,12 @@ async def may_read(state: AppState, who: Identity | None, path: str) -> Match:
     """The rule match of a document the caller may read, authorised from its metadata alone
     (no snapshot is built): a subscribe asks this before it joins the document's room."""
     found = match(path)
-    async with state.db.read() as session:
-        meta = await state.collections[found.rule.pattern].load_meta(session, found.params)
+    collection = state.collections[found.rule.pattern]
+    if isinstance(collection, Rows):  # a point read (storage/db.py `run_read`)
+        meta = await state.db.run_read(lambda st: collection.read_meta(st, found.params))
+    else:
+        async with state.db.read() as session:
+            meta = await collection.load_meta(session, found.params)
     refuse_staff_reads(who, found, meta)
     authorize(who, found, meta, "read")
     return found
@@ -54,10 +58,13 @@ async def read(state: AppState, who: Identity | None, found: Match) -> dict[str,
     authorised before it is built, and built for the reader's audience."""
     if found.rule.filtered:
         authorize(who, found, None, "read")
-    async with state.db.read() as session:
-        loaded = await state.collections[found.rule.pattern].load(
-            session, reader_params(who, found), for_update=False
-        )
+    collection = state.collections[found.rule.pattern]
+    params = reader_params(who, found)
+    if isinstance(collection, Rows):  # a point read (storage/db.py `run_read`)
+        loaded = await state.db.run_read(lambda st: collection.read(st, params))
+    else:
+        async with state.db.read() as session:
+            loaded = await collection.load(session, params, for_update=False)
     refuse_staff_reads(who, found, loaded.meta if loaded else None)
     authorize(who, found, loaded.meta if loaded else None, "read")
     return snapshot(found.path, loaded)

@@ -29,7 +29,6 @@ from realtime.identity import Identity
 from realtime.paths import presence_path
 from realtime.state import AppState
 from realtime.text import clean
-from storage.repo_appointments import appointment_of_user
 from storage.repo_presence import (
     add_presence,
     forget_sessions,
@@ -126,26 +125,29 @@ async def _write_step(state: AppState, activity: Activity, sid: str) -> None:
         activity.pushes.request(clinic_id)
 
 
-async def socket_connected(state: AppState, activity: Activity, who: Identity, sid: str) -> None:
-    """Clients with an open appointment appear online for their clinic's staff."""
-    if who.role != "client":
+async def socket_connected(
+    state: AppState,
+    activity: Activity,
+    who: Identity,
+    sid: str,
+    appointment: tuple[str, str] | None,
+) -> None:
+    """Clients with an open appointment (its id and clinic, read with the session at the
+    handshake) appear online for their clinic's staff."""
+    if who.role != "client" or appointment is None:
         return
-    async with state.db.read() as session:
-        appointment = await appointment_of_user(session, user_id=who.uid)
-    if appointment is None:
-        return
-    now = utcnow()
+    appointment_id, clinic_id = appointment
     async with state.db.write() as session:
         await add_presence(
             session,
             sid=sid,
             session_id=who.session_id,
-            clinic_id=appointment.clinic_id,
-            appointment_id=appointment.id,
-            at=now,
+            clinic_id=clinic_id,
+            appointment_id=appointment_id,
+            at=utcnow(),
         )
     activity.present[sid] = Step(step=None)
-    activity.pushes.request(appointment.clinic_id)
+    activity.pushes.request(clinic_id)
 
 
 async def socket_disconnected(state: AppState, activity: Activity, sid: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import socketio
 
 from realtime import documents, events
-from realtime.auth import resolve, resolve_again, socket_token
+from realtime.auth import identity_of, resolve_again, resolve_owner, socket_token
 from realtime.broadcast import install_frame_sockets
 from realtime.budget import EventBudget
 from realtime.contract import MAX_MESSAGE_BYTES
@@ -130,8 +130,9 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
 
     async def handshake(sid: str, environ: dict[str, Any], auth: object) -> None:
         """Identity and address are set here, once."""
-        who = await resolve(state, socket_token(environ, auth))
-        if who is None:
+        owner = await resolve_owner(state, socket_token(environ, auth))
+        who = identity_of(owner)
+        if owner is None or who is None:
             raise socketio.exceptions.ConnectionRefusedError("unauthenticated")
         peer = Peer(who, environ.get("REMOTE_ADDR"))
         if peer.over_cap(sio.manager, state.settings):
@@ -140,7 +141,7 @@ def bind_events(sio: socketio.AsyncServer, state: AppState) -> None:
             await sio.enter_room(sid, room)
         await sio.save_session(sid, {PEER: peer})
         try:
-            await socket_connected(state, activity, who, sid)
+            await socket_connected(state, activity, who, sid, owner.appointment)
         except Exception:  # refused: python-socketio keeps no count of a failed handshake
             for room in peer.rooms:
                 await sio.leave_room(sid, room)

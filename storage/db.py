@@ -9,7 +9,8 @@ path of live-document updates. On a SQLite file it goes to a sqlite3 connection 
 (storage/sqlite_writer.py): aiosqlite sends each statement to its thread in about four hops
 (cursor, execute, fetch, close), and through the ORM a live document's update took twelve
 of them, 2-7 ms that every small fan-out waited for (see docs/benchmarks.md, "Where the
-time goes").
+time goes"). `Database.run_read` does the same for the point reads of a socket's connect
+and subscribe (on a SQLite file: storage/sqlite_reader.py).
 """
 
 from collections.abc import AsyncIterator, Callable
@@ -23,6 +24,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from storage.sqlite_reader import SqliteReader
 from storage.sqlite_writer import SqliteWriter, set_pragmas
 from storage.statements import CoreStatements, Statements
 
@@ -86,6 +88,7 @@ class Database:
     writer_bind: AsyncEngine  # the engine with the writers' options (BEGIN IMMEDIATE)
     autocommit_bind: AsyncEngine  # the same pool with AUTOCOMMIT connections (PostgreSQL)
     sqlite_writer: SqliteWriter | None = None
+    sqlite_reader: SqliteReader | None = None
 
     @property
     def sqlite(self) -> bool:
@@ -113,7 +116,23 @@ class Database:
                 return await connection.run_sync(lambda sync: work(CoreStatements(sync)))
         return await self.sqlite_writer.run(work)
 
+    async def run_read(self, work: Callable[[Statements], T]) -> T:
+        """Run `work`, a few point reads by key, in one read transaction.
+
+        On a SQLite file: on the event loop (storage/sqlite_reader.py). Elsewhere: on one
+        pooled connection's synchronous face, through the async driver.
+        """
+        if self.sqlite_reader is None:
+            # PostgreSQL: each statement sees what was committed before it (READ COMMITTED)
+            # without a BEGIN and ROLLBACK around it.
+            bind = self.engine if self.sqlite else self.autocommit_bind
+            async with bind.connect() as connection:
+                return await connection.run_sync(lambda sync: work(CoreStatements(sync)))
+        return await self.sqlite_reader.run(work)
+
     async def close(self) -> None:
+        if self.sqlite_reader is not None:
+            self.sqlite_reader.close()
         if self.sqlite_writer is not None:
             self.sqlite_writer.close()
         await self.engine.dispose()
@@ -136,4 +155,5 @@ def open_database(url: str) -> Database:
         writer_bind=writer_bind,
         autocommit_bind=autocommit_bind,
         sqlite_writer=SqliteWriter(path) if path is not None else None,
+        sqlite_reader=SqliteReader(path) if path is not None else None,
     )

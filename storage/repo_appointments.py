@@ -7,7 +7,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from storage.models import Appointment, Counselor, User
+from storage.models import Appointment, Counselor
 
 # An appointment in one of these states is the user's open appointment.
 OPEN_STATUSES = ("draft", "pending_payment", "confirmed")
@@ -112,16 +112,6 @@ async def with_payment(session: AsyncSession, *, limit: int) -> list[Appointment
         select(Appointment).where(col(Appointment.payment).is_not(None)).limit(limit)
     )
     return list(rows.all())
-
-
-async def appointment_of_user(session: AsyncSession, *, user_id: str) -> Appointment | None:
-    """The appointment the user's row points at (none if the user or it is gone)."""
-    user = await session.get(User, user_id)
-    return (
-        await session.get(Appointment, user.appointment_id)
-        if user and user.appointment_id
-        else None
-    )
 
 
 async def add_appointment(session: AsyncSession, *, appointment: Appointment) -> None:

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import bindparam, update
 from sqlalchemy import select as sa_select
-from sqlalchemy import update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from storage.models import AuthSession, StaffMember, User
+from storage.models import Appointment, AuthSession, StaffMember, User
+from storage.statements import Row, Statements
 from storage.types import utcnow
 
 TOKEN_BYTES = 32
@@ -39,6 +40,9 @@ class SessionOwner:
     counselor_id: str | None = None
     totp_confirmed: bool = False
     second_factor_passed: bool = False
+    # The appointment the user's record points at and its clinic: a client's socket shows
+    # them online there (realtime/presence.py).
+    appointment: tuple[str, str] | None = None
 
 
 async def get_or_create_user(
@@ -79,63 +83,69 @@ async def create_session(
     return token
 
 
-async def session_owner(
-    session: AsyncSession, *, token: str, active_since: datetime
-) -> SessionOwner | None:
-    """Who holds a live session token (not revoked, active since `active_since`),
-    in one query."""
-    return await _owner(
-        session, col(AuthSession.token_hash) == hash_token(token), active_since=active_since
+def _owner_statement(key: Any) -> Any:
+    """A session's owner by `key` (a bound parameter), live since `active_since`: the user,
+    their staff membership and the appointment their record points at, in one statement."""
+    return (
+        sa_select(
+            col(AuthSession.id).label("session_id"),
+            col(User.id).label("uid"),
+            col(User.email).label("email"),
+            col(StaffMember.role).label("staff_role"),
+            col(StaffMember.clinic_id).label("clinic_id"),
+            col(StaffMember.counselor_id).label("counselor_id"),
+            col(StaffMember.totp_confirmed_at).label("totp_confirmed_at"),
+            col(AuthSession.second_factor_at).label("second_factor_at"),
+            col(Appointment.id).label("appointment_id"),
+            col(Appointment.clinic_id).label("appointment_clinic_id"),
+        )
+        .join(User, col(User.id) == AuthSession.user_id)
+        # A removed member (removed_at set) is nobody's staff: they sign in as a client.
+        .outerjoin(
+            StaffMember,
+            (col(StaffMember.email) == User.email) & col(StaffMember.removed_at).is_(None),
+        )
+        .outerjoin(Appointment, col(Appointment.id) == User.appointment_id)
+        .where(key)
+        .where(col(AuthSession.revoked_at).is_(None))
+        .where(col(AuthSession.last_activity) > bindparam("active_since"))
     )
 
 
-async def session_owner_by_id(
-    session: AsyncSession, *, session_id: int, active_since: datetime
+_OWNER_BY_TOKEN = _owner_statement(col(AuthSession.token_hash) == bindparam("token_hash"))
+_OWNER_BY_ID = _owner_statement(col(AuthSession.id) == bindparam("session_id"))
+
+
+def owner_of_token(
+    statements: Statements, *, token: str, active_since: datetime
+) -> SessionOwner | None:
+    """Who holds a live session token (not revoked, active since `active_since`)."""
+    params = {"token_hash": hash_token(token), "active_since": active_since}
+    return _owner(statements.row(_OWNER_BY_TOKEN, params))
+
+
+def owner_of_session(
+    statements: Statements, *, session_id: int, active_since: datetime
 ) -> SessionOwner | None:
     """Who holds a live session, by its id (a socket's session, read again)."""
-    return await _owner(session, col(AuthSession.id) == session_id, active_since=active_since)
+    params = {"session_id": session_id, "active_since": active_since}
+    return _owner(statements.row(_OWNER_BY_ID, params))
 
 
-async def _owner(
-    session: AsyncSession, which: Any, *, active_since: datetime
-) -> SessionOwner | None:
-    columns: list[Any] = [
-        AuthSession.id,
-        User.id,
-        User.email,
-        StaffMember.role,
-        StaffMember.clinic_id,
-        StaffMember.counselor_id,
-        StaffMember.totp_confirmed_at,
-        AuthSession.second_factor_at,
-    ]
-    row = (
-        await session.execute(
-            sa_select(*columns)
-            .join(User, col(User.id) == AuthSession.user_id)
-            # A removed member (removed_at set) is nobody's staff: they sign in as a client.
-            .outerjoin(
-                StaffMember,
-                (col(StaffMember.email) == User.email) & col(StaffMember.removed_at).is_(None),
-            )
-            .where(which)
-            .where(col(AuthSession.revoked_at).is_(None))
-            .where(col(AuthSession.last_activity) > active_since)
-        )
-    ).first()
+def _owner(row: Row | None) -> SessionOwner | None:
     if row is None:
         return None
-    session_id, uid, email, staff_role, clinic_id, counselor_id, confirmed, passed = row
-    assert session_id is not None
+    appointment_id, appointment_clinic = row["appointment_id"], row["appointment_clinic_id"]
     return SessionOwner(
-        session_id=session_id,
-        uid=uid,
-        email=email,
-        staff_role=staff_role,
-        clinic_id=clinic_id,
-        counselor_id=counselor_id,
-        totp_confirmed=confirmed is not None,
-        second_factor_passed=passed is not None,
+        session_id=int(row["session_id"]),
+        uid=row["uid"],
+        email=row["email"],
+        staff_role=row["staff_role"],
+        clinic_id=row["clinic_id"],
+        counselor_id=row["counselor_id"],
+        totp_confirmed=row["totp_confirmed_at"] is not None,
+        second_factor_passed=row["second_factor_at"] is not None,
+        appointment=(appointment_id, appointment_clinic) if appointment_id else None,
     )
 
 
