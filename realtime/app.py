@@ -54,7 +54,7 @@ def create_app(settings: Settings | None = None) -> Any:
         limiter=create_limiter(redis, settings.redis_namespace),
         payments=PaymentProvider(stripe_client(settings)),
         caches=caches,
-        collections=collections(caches.months),
+        collections=collections(db, caches),
     )
     bind_events(sio, state)
 

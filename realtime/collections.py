@@ -14,21 +14,28 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from realtime.audit_view import audit_data
+from realtime.booking.caches import BookingCaches
 from realtime.booking.feed import feed_data, feed_for
 from realtime.booking.feed_window import window_data
-from realtime.booking.slot_cache import SlotCache
 from realtime.booking.vacancies import month_data, month_days, month_times
 from realtime.intake.provider_code import CODE_PATH, unknown_code
 from realtime.intake.validate import IntakeContext
 from realtime.nested import set_nested
-from realtime.paths import EVERYONE, audit_path, feed_path, presence_path, vacancies_path
+from realtime.paths import (
+    EVERYONE,
+    audit_path,
+    catalog_path,
+    feed_path,
+    presence_path,
+    vacancies_path,
+)
 from realtime.presence_view import presence_data, presence_for
 from realtime.rules import DocMeta
 from realtime.writable import INTAKE_PREFIX, PATIENT_ROLE, WRITABLE, WriteContext
-from storage.db import AsyncSession
+from storage.db import AsyncSession, Database
 from storage.documents import ROW_ID, SERVICE_CATEGORY, row_of, row_statements
 from storage.models import Appointment, User
-from storage.repo_booking import month_look, version_of
+from storage.repo_booking import two_versions, version_of
 from storage.repo_catalog import get_clinic
 from storage.repo_provider_codes import ACTIVE_CODE_NAME
 from storage.statements import Row, Statements, run_statements
@@ -249,30 +256,39 @@ class Appointments(Rows):
 
 class Vacancies:
     """`vacancies/{clinicId}/{serviceId}/{YYYY-MM}`: free slots of one month, from the month
-    cache at the document's current version (realtime/booking/slot_cache.py)."""
+    cache at the document's current version (realtime/booking/slot_cache.py).
 
-    def __init__(self, months: SlotCache) -> None:
-        self.months = months  # the application's month cache
+    A subscribe reads the month's version and its clinic's catalog version in one point
+    read (storage/db.py `run_read`); the clinic, its services and the month's free times
+    then come from the application's caches, and the session is used only by what they miss.
+    """
+
+    def __init__(self, db: Database, caches: BookingCaches) -> None:
+        self.db = db
+        self.caches = caches
+
+    def meta_of(self, params: dict[str, str]) -> DocMeta:
+        """From the path alone (no query): the rule of vacancies reads none of it."""
+        return DocMeta(None, params["clinicId"])
 
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
-        month = params["month"]
+        month, clinic_id, service_id = params["month"], params["clinicId"], params["serviceId"]
         if month_days(month) is None:
             return None
-        found = await month_look(
-            session,
-            clinic_id=params["clinicId"],
-            service_id=params["serviceId"],
-            path=vacancies_path(params["clinicId"], params["serviceId"], month),
+        path = vacancies_path(clinic_id, service_id, month)
+        version, catalog_version = await self.db.run_read(
+            lambda st: two_versions(st, first=path, second=catalog_path(clinic_id))
         )
-        if found is None:
+        catalog = await self.caches.catalogs.get(session, clinic_id, version=catalog_version)
+        service = next((s for s in catalog[1] if s.id == service_id), None) if catalog else None
+        if catalog is None or service is None:
             return None
-        clinic, service, version = found
-        now = utcnow()
+        clinic, now = catalog[0], utcnow()
         times = await month_times(
             session,
-            cache=self.months,
+            cache=self.caches.months,
             clinic=clinic,
             service=service,
             month=month,
@@ -282,8 +298,7 @@ class Vacancies:
         return Loaded(DocMeta(None, clinic.id), month_data(clinic, service, times, now), version)
 
     async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
-        """From the path alone (no query): the rule of vacancies reads none of it."""
-        return DocMeta(None, params["clinicId"])
+        return self.meta_of(params)
 
 
 class ClinicDocument:
@@ -351,14 +366,14 @@ class FeedWindow(ClinicDocument):
         return Loaded(DocMeta(None, clinic_id), data, version)
 
 
-def collections(months: SlotCache) -> dict[str, Collection]:
+def collections(db: Database, caches: BookingCaches) -> dict[str, Collection]:
     """The collections by the path pattern of realtime/rules.py, one table per application
     (built by create_app, held on AppState: `state.collections`): the month documents are
     read through the application's month cache."""
     return {
         "users/{uid}": Users(),
         "appointments/{id}": Appointments(),
-        "vacancies/{clinicId}/{serviceId}/{month}": Vacancies(months),
+        "vacancies/{clinicId}/{serviceId}/{month}": Vacancies(db, caches),
         "clinics/{clinicId}/bookings": ClinicView(feed_path, feed_data, feed_for),
         "clinics/{clinicId}/bookings/{first}/{last}": FeedWindow(),
         "clinics/{clinicId}/presence": ClinicView(presence_path, presence_data, presence_for),

@@ -7,7 +7,7 @@ room named by its path, through the one write path (realtime/changes.py).
 from typing import Any
 
 from realtime.changes import changing, row_snapshot, snapshot
-from realtime.collections import Rows
+from realtime.collections import Rows, Vacancies
 from realtime.errors import FunctionError
 from realtime.follows import reader_params
 from realtime.identity import Identity
@@ -44,6 +44,8 @@ async def may_read(state: AppState, who: Identity | None, path: str) -> Match:
     collection = state.collections[found.rule.pattern]
     if isinstance(collection, Rows):  # a point read (storage/db.py `run_read`)
         meta = await state.db.run_read(lambda st: collection.read_meta(st, found.params))
+    elif isinstance(collection, Vacancies):  # from the path alone
+        meta = collection.meta_of(found.params)
     else:
         async with state.db.read() as session:
             meta = await collection.load_meta(session, found.params)

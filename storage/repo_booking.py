@@ -29,6 +29,7 @@ from storage.models import (
     Service,
     SlotClaim,
 )
+from storage.statements import Statements
 
 
 def _first_look_statement(months: int) -> Select[Any]:
@@ -81,34 +82,6 @@ async def first_looks(
         )
         for row in rows.all()
     }
-
-
-_MONTH_LOOK: Any = (
-    sa_select(
-        Clinic,
-        Service,
-        sa_select(col(DocumentVersion.version))
-        .where(col(DocumentVersion.path) == bindparam("path", type_=String))
-        .scalar_subquery(),
-    )
-    .join(ClinicService, col(ClinicService.clinic_id) == Clinic.id)
-    .join(Service, col(Service.id) == ClinicService.service_id)
-    .where(col(Clinic.id) == bindparam("clinic_id", type_=String))
-    .where(col(Service.id) == bindparam("service_id", type_=String))
-)
-
-
-async def month_look(
-    session: AsyncSession, *, clinic_id: str, service_id: str, path: str
-) -> tuple[Clinic, Service, int] | None:
-    """A clinic and a service it offers, with the version of the derived document `path`
-    (0 when never raised), in one statement (a month document's read); None when the clinic
-    does not offer the service."""
-    rows = await session.exec(
-        _MONTH_LOOK, params={"clinic_id": clinic_id, "service_id": service_id, "path": path}
-    )
-    found = rows.first()
-    return None if found is None else (found[0], found[1], int(found[2] or 0))
 
 
 async def catalog_of(
@@ -350,6 +323,25 @@ async def versions_of(session: AsyncSession, *, paths: Sequence[str]) -> dict[st
     )
     found = {path: version for path, version in rows.all()}
     return {path: found.get(path, 0) for path in paths}
+
+
+def _version_at(name: str) -> Any:
+    return (
+        sa_select(col(DocumentVersion.version))
+        .where(col(DocumentVersion.path) == bindparam(name, type_=String))
+        .scalar_subquery()
+        .label(name)
+    )
+
+
+_TWO_VERSIONS: Any = sa_select(_version_at("first"), _version_at("second"))
+
+
+def two_versions(statements: Statements, *, first: str, second: str) -> tuple[int, int]:
+    """The versions of two derived documents (0 for one never raised), in one statement (a
+    month document's read: its own and its clinic's catalog, realtime/collections.py)."""
+    row = statements.row(_TWO_VERSIONS, {"first": first, "second": second}) or {}
+    return int(row.get("first") or 0), int(row.get("second") or 0)
 
 
 async def version_of(session: AsyncSession, *, path: str) -> int:
