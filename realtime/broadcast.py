@@ -26,6 +26,7 @@ from engineio import packet as eio_packet
 from engineio.async_drivers.asgi import WebSocket
 from socketio import packet
 from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 
 
 class Transport(Protocol):
@@ -54,11 +55,11 @@ class FrameSocket(WebSocket):  # type: ignore[misc]
 
     def transport(self) -> Transport | None:
         """The connection's transport when a frame may be written to it now: uvicorn's
-        WebSocket protocol (its `send` is this wrapper's ASGI send), open, writable (not
-        paused by flow control) and without extensions."""
+        WebSocket protocol (its `send` is this wrapper's ASGI send), open (no close sent or
+        received), writable (not paused by flow control) and without extensions."""
         protocol: Any = getattr(self.asgi_send, "__self__", None)
         connection = getattr(protocol, "conn", None)
-        if connection is None or connection.extensions:
+        if connection is None or connection.extensions or connection.state is not State.OPEN:
             return None
         if protocol.close_sent or protocol.disconnected or not protocol.writable.is_set():
             return None
