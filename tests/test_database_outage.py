@@ -1,5 +1,6 @@
 """PostgreSQL unreachable: every transport answers 503 UNAVAILABLE in the error format."""
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -7,9 +8,11 @@ import httpx
 import pytest_asyncio
 
 from realtime.auth import SESSION_COOKIE
+from storage.db import PING_AFTER_IDLE_SECONDS
 from tests.support.clients import Account, call_http, connect, refusal, sign_in
 from tests.support.databases import (
     create_postgres_database,
+    drop_connections,
     drop_postgres_database,
     set_connections_allowed,
 )
@@ -86,3 +89,19 @@ async def test_a_socket_handshake_is_refused_cleanly_while_the_database_is_down(
     assert "Traceback" not in server.log_path.read_text()
     async with connect(server.url, person.token) as sock:  # and back once it returns
         assert "snapshot" in await sock.subscribe(f"users/{person.uid}")
+
+
+async def test_a_pooled_connection_the_database_dropped_is_replaced_before_use(
+    outage_server: tuple[ServerProcess, str],
+) -> None:
+    """A connection that sat idle in the pool is pinged before it is handed out, and a dead
+    one replaced (storage/db.py PING_AFTER_IDLE_SECONDS): after the database ended every
+    connection, the next call, a moment later, is answered as usual."""
+    server, name = outage_server
+    person = await sign_in(server.url, "outage-dropped@example.com")
+    for _ in range(3):
+        assert (await call_http(server.url, "appointment-create", {}, token=person.token))[0] == 200
+        await drop_connections(name)
+        await asyncio.sleep(PING_AFTER_IDLE_SECONDS + 0.2)
+    status, body = await call_http(server.url, "appointment-create", {}, token=person.token)
+    assert status == 200, body

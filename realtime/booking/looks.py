@@ -4,7 +4,8 @@ Every `appointment-hold` first reads its appointment (owner, status, intake), th
 service, and the versions of the month documents around the chosen day (realtime/functions/
 booking.py `_choice`). Most holds under contention are refused from that alone, so this read
 is the whole database cost of a refusal; and on PostgreSQL taking a connection from the pool
-costs more than the statement (the pool's pre-ping is three round trips with asyncpg).
+costs more than the statement (the pool's ping of an idle connection is three round trips
+with asyncpg: storage/db.py).
 
 So one reader per process serves them all: the holds that arrive while a read is in flight
 are answered together by the next one, one statement for the group (appointments by id, with
@@ -84,7 +85,7 @@ class FirstLooks:
                                 if not wanted.answer.done():
                                     wanted.answer.set_exception(exc)
                         group = []
-                        break  # a fresh connection (pre-pinged) for those still waiting
+                        break  # a fresh connection (pinged) for those still waiting
                     finally:
                         session.expunge_all()
                         if self.db.sqlite:  # end the read transaction: no old snapshot
@@ -104,7 +105,8 @@ class FirstLooks:
     async def _more(self) -> bool:
         """Is anyone waiting, or does someone come within LINGER_SECONDS? (The connection
         is kept that long after the last read: holds up to a second apart would otherwise
-        each pay the pool's pre-ping; one that died meanwhile is retried once.)"""
+        each pay the pool's ping of an idle connection; one that died meanwhile is retried
+        once.)"""
         if not self._waiting:
             self._arrived.clear()
             with contextlib.suppress(TimeoutError):

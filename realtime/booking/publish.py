@@ -13,7 +13,7 @@ How, for speed (docs/benchmarks.md, "Booking"), keeping the order of docs/protoc
 - every affected document is locked (in path order, so that two publishers cannot deadlock)
   and all their versions are raised in one statement; on PostgreSQL one connection, without
   a transaction, serves the catalog, the versions and the pushes (each session costs the
-  pool's pre-ping: realtime/booking/sessions.py);
+  pool's ping of an idle connection: realtime/booking/sessions.py);
 - when the caller says what changed (`ClaimChange`), this process's cached months move to the
   new versions by applying it (slot_cache.py `advance`), without a query;
 - then each is computed and pushed in turn, its lock released right after its push, the
@@ -95,8 +95,8 @@ async def version_in(
 ) -> Versioned | None:
     """Inside the change's own transaction (a hold's): raise the versions of the documents
     it touches, in one statement. They become visible with the change itself, to every
-    process at once, and cost no session of their own (on PostgreSQL a session is a
-    three-round-trip pre-ping before its first statement). The version rows stay locked
+    process at once, and cost no session of their own (on PostgreSQL a session may start
+    with the pool's three-round-trip ping: storage/db.py). The version rows stay locked
     until the commit: concurrent holds of one clinic and month queue there for a few
     milliseconds, as their publishing would on the documents' locks anyway."""
     found = await state.caches.catalogs.get(session, clinic_id)

@@ -1,12 +1,12 @@
 """Sessions for the booking hot paths, with as few round trips as the database allows.
 
-On PostgreSQL (asyncpg) a session costs, besides its statements: the pool's pre-ping when it
-takes a connection (storage/db.py sets `pool_pre_ping`; with asyncpg that is three round
-trips: BEGIN, `;`, ROLLBACK), then BEGIN before the first statement and ROLLBACK or COMMIT
-at the end. Statements that each stand alone need no transaction: a read (PostgreSQL's
-default READ COMMITTED gives every statement its own snapshot anyway) or a write of one
-atomic statement. In AUTOCOMMIT they save two round trips per session, which is most of a
-refused hold's cost (docs/benchmarks.md, "Booking").
+On PostgreSQL (asyncpg) a session costs, besides its statements: the pool's ping when it
+takes a connection idle for longer than PING_AFTER_IDLE_SECONDS (storage/db.py; with asyncpg
+that is three round trips: BEGIN, `;`, ROLLBACK), then BEGIN before the first statement and
+ROLLBACK or COMMIT at the end. Statements that each stand alone need no transaction: a read
+(PostgreSQL's default READ COMMITTED gives every statement its own snapshot anyway) or a
+write of one atomic statement. In AUTOCOMMIT they save two round trips per session, which is
+most of a refused hold's cost (docs/benchmarks.md, "Booking").
 
 SQLite keeps its transactions: its writers are serialised by BEGIN IMMEDIATE (storage/db.py)
 and its round trips are thread hops, not network.

@@ -49,6 +49,18 @@ async def set_connections_allowed(name: str, allowed: bool) -> None:
         await connection.close()
 
 
+async def drop_connections(name: str) -> None:
+    """End every connection to a database but the admin's (as a restart of PostgreSQL or a
+    proxy's idle timeout would), leaving it open to new ones."""
+    connection = await asyncpg.connect(ADMIN_URL)
+    try:
+        await connection.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name
+        )
+    finally:
+        await connection.close()
+
+
 def redis_namespace() -> str:
     """A namespace of its own, so runs sharing one Redis never mix (channel, limits)."""
     return f"gc-test-{secrets.token_hex(4)}"
