@@ -106,7 +106,9 @@ def create_engine(url: str) -> AsyncEngine:
         engine = create_async_engine(url, pool_size=8, max_overflow=8)
         _prepare_sqlite(engine.sync_engine)
         return engine
-    engine = create_async_engine(url, pool_size=10, max_overflow=20)
+    # Last in, first out: the connection used last is taken again while it needs no ping;
+    # the others sit idle (and are pinged when they are needed again).
+    engine = create_async_engine(url, pool_size=10, max_overflow=20, pool_use_lifo=True)
     _ping_when_idle(engine.sync_engine)
     return engine
 
