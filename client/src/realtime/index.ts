@@ -2,22 +2,26 @@
  * The app's one realtime client and one callable client. Components use these functions (or
  * the store), never a socket.
  */
-import { io } from 'socket.io-client';
 import { getToken } from '../auth/token';
 import { createCallable } from './callable';
 import { createRealtimeClient } from './client';
+import { lazySocket } from './lazySocket';
 import { createOutbox } from './outbox';
 
 export const realtime = createRealtimeClient({
+  // socket.io-client loads at the first connect (signed in), not with the first screen.
   createSocket: (auth) =>
-    io({
-      path: '/socket.io',
-      autoConnect: false,
-      // The session cookie (a later issue) travels with the handshake; the bearer in `auth`.
-      withCredentials: true,
-      auth,
-      transports: ['websocket', 'polling'],
-      tryAllTransports: true,
+    lazySocket(async () => {
+      const { io } = await import('socket.io-client');
+      return io({
+        path: '/socket.io',
+        autoConnect: false,
+        // The session cookie (a later issue) travels with the handshake; the bearer in `auth`.
+        withCredentials: true,
+        auth,
+        transports: ['websocket', 'polling'],
+        tryAllTransports: true,
+      });
     }),
   getToken,
 });
