@@ -12,14 +12,15 @@ from infra.loadtest.patient import patient
 from infra.loadtest.progress import show
 from infra.loadtest.recorder import Recorder
 from infra.loadtest.report import build
-from infra.loadtest.staff import Board, open_board
+from infra.loadtest.staff import Board, open_board, staff_tokens
+from infra.loadtest.wire import CallFailed
 
 
 async def run(options: Options) -> dict[str, Any]:
     service = await discover(options)
     first, last = window_days(service, options.window_days)
     ctx = Context(options, Recorder(), service, first, last)
-    boards = await asyncio.gather(*(open_board(ctx, n) for n in range(options.staff)))
+    boards = await _open_boards(ctx)
     progress = None if options.quiet else asyncio.create_task(show(ctx, len(boards)))
     began = ctx.recorder.now()
     spacing = options.ramp / options.patients if options.patients else 0
@@ -36,6 +37,20 @@ async def run(options: Options) -> dict[str, Any]:
             await progress
     findings = await check(ctx)
     return build(ctx, elapsed, findings)
+
+
+async def _open_boards(ctx: Context) -> list[Board]:
+    """The boards, following before any patient arrives; a run without them would measure
+    no freshness, so a failure here ends it at once."""
+    if not ctx.options.staff:
+        return []
+    try:
+        tokens = await staff_tokens(ctx)
+        return list(await asyncio.gather(*(open_board(ctx, n, t) for n, t in enumerate(tokens))))
+    except CallFailed:
+        raise SystemExit(
+            f"the boards could not start: {dict(ctx.recorder.error_examples)}"
+        ) from None
 
 
 async def _close(boards: list[Board]) -> None:

@@ -2,10 +2,11 @@
 `changes` pushes in version order (docs/protocol.md, "The bookings window") and records
 when each booking first reaches it in each status, the receiving end of freshness."""
 
+import asyncio
 from typing import Any
 
 from infra.loadtest.context import Context
-from infra.loadtest.wire import LiveSocket, dev_session
+from infra.loadtest.wire import LiveSocket, session_token
 
 
 class Board:
@@ -58,9 +59,22 @@ class Board:
         self.ctx.receipts.setdefault(key, self.ctx.recorder.now())
 
 
-async def open_board(ctx: Context, number: int) -> Board:
+async def staff_tokens(ctx: Context) -> list[str]:
+    """A session per board from `/dev/token` (the first alone: concurrent first sign-ins of
+    one address would race to create its user), or the given one for all."""
     opts = ctx.options
-    token = await dev_session(ctx.recorder, opts.url, opts.staff_email, opts.call_timeout)
+    if opts.staff_token:
+        return [opts.staff_token] * opts.staff
+
+    async def one() -> str:
+        return await session_token(ctx.recorder, opts.url, opts.staff_email, opts.call_timeout)
+
+    first = await one()
+    return [first, *await asyncio.gather(*(one() for _ in range(opts.staff - 1)))]
+
+
+async def open_board(ctx: Context, number: int, token: str) -> Board:
+    opts = ctx.options
     sock = LiveSocket(ctx.recorder, opts.url, token, opts.call_timeout)
     board = Board(ctx, number, sock)
     await sock.open()
