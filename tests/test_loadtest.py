@@ -16,7 +16,7 @@ from infra.loadtest.context import Booking, Context, discover, window_days
 from infra.loadtest.integrity import check
 from infra.loadtest.options import parse
 from infra.loadtest.recorder import Recorder
-from infra.loadtest.wire import LiveSocket, dev_session
+from infra.loadtest.wire import LiveSocket, session_token
 from tests.conftest import BACKENDS
 from tests.support.databases import (
     REDIS_URL,
@@ -101,7 +101,7 @@ async def test_the_read_back_finds_an_answer_the_server_does_not_hold(
     service = await discover(options)
     first, last = window_days(service, options.window_days)
     ctx = Context(options, Recorder(), service, first, last)
-    token = await dev_session(ctx.recorder, target.url, "lt-readback@example.com", 10)
+    token = await session_token(ctx.recorder, target.url, "lt-readback@example.com", 10)
     sock = LiveSocket(ctx.recorder, target.url, token, 10)
     await sock.open()
     try:

@@ -2,6 +2,7 @@
 docs/loadtest.md)."""
 
 import argparse
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,8 @@ class Options:
     call_timeout: float
     grace: float
     max_errors: int
+    loadtest_key: str | None
+    staff_token: str | None
     json_path: Path | None
     html_path: Path | None
     quiet: bool
@@ -54,6 +57,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--call-timeout", type=float, default=10, help="seconds before a call fails")
     p.add_argument("--grace", type=float, default=2, help="seconds boards wait for last pushes")
     p.add_argument("--max-errors", type=int, default=0, help="errors tolerated before failing")
+    p.add_argument(
+        "--loadtest-key",
+        default=os.environ.get("LOADTEST_KEY"),
+        help="the deployment's LOADTEST_KEY (default: $LOADTEST_KEY): patients' sessions "
+        "from /auth/loadtest-session instead of /dev/token",
+    )
+    p.add_argument(
+        "--staff-token",
+        default=os.environ.get("LOADTEST_STAFF_TOKEN"),
+        help="a staff session's token for the boards (default: $LOADTEST_STAFF_TOKEN); "
+        "needed where /dev/token does not exist",
+    )
     p.add_argument("--json", type=Path, dest="json_path", help="write the JSON report here")
     p.add_argument("--html", type=Path, dest="html_path", help="write the HTML report here")
     p.add_argument("--quiet", action="store_true", help="no live progress line")
@@ -64,6 +79,8 @@ def parse(argv: list[str] | None = None) -> Options:
     args = parser().parse_args(argv)
     if not 1 <= args.window_days <= 62:
         parser().error("--window-days must be between 1 and 62")
+    if args.loadtest_key and args.staff and not args.staff_token:
+        parser().error("with --loadtest-key, the boards need --staff-token (or --staff 0)")
     if args.patients < 0 or args.staff < 0 or args.duration <= 0 or args.ramp < 0:
         parser().error("counts must be >= 0 and --duration > 0")
     return Options(**{k: v for k, v in vars(args).items()})

@@ -9,7 +9,7 @@ from typing import Any
 
 from infra.loadtest.answers import ANSWERS_BY_CATEGORY, RETYPED_FIELD, RETYPED_NAMES
 from infra.loadtest.context import Booking, Context, Expectation
-from infra.loadtest.wire import CallFailed, LiveSocket, dev_session
+from infra.loadtest.wire import LOADTEST_DOMAIN, CallFailed, LiveSocket, session_token
 
 
 async def patient(ctx: Context, number: int, delay: float) -> None:
@@ -17,10 +17,11 @@ async def patient(ctx: Context, number: int, delay: float) -> None:
     again until the run stops."""
     await _pause(ctx, delay)
     journey = 0
+    domain = LOADTEST_DOMAIN if ctx.options.loadtest_key else "example.com"
     while not ctx.stopping.is_set():
         ctx.recorder.count("patients started")
         try:
-            await book(ctx, f"lt-{ctx.run_id}-{number}-{journey}@example.com")
+            await book(ctx, f"lt-{ctx.run_id}-{number}-{journey}@{domain}")
         except CallFailed:
             pass  # already counted as an error of its kind
         except Exception as exc:
@@ -39,7 +40,7 @@ async def _pause(ctx: Context, seconds: float) -> None:
 
 async def book(ctx: Context, email: str) -> None:
     opts = ctx.options
-    token = await dev_session(ctx.recorder, opts.url, email, opts.call_timeout)
+    token = await session_token(ctx.recorder, opts.url, email, opts.call_timeout, opts.loadtest_key)
     sock = LiveSocket(ctx.recorder, opts.url, token, opts.call_timeout)
     sock.on("snapshot", lambda push: _count_push(ctx, push))
     await sock.open()

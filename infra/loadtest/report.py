@@ -50,6 +50,22 @@ def per_second(values: list[tuple[float, float]], seconds: int, p: float) -> lis
     return [round(percentile(sorted(b), p) * 1000, 3) for b in buckets]
 
 
+# Options that are credentials: a report says whether they were given, never their value.
+SECRET_OPTIONS = ("loadtest_key", "staff_token")
+
+
+def _options(ctx: Context) -> dict[str, Any]:
+    shown: dict[str, Any] = {}
+    for name, value in asdict(ctx.options).items():
+        if name in SECRET_OPTIONS:
+            shown[name] = "(given)" if value else None
+        elif value is None or isinstance(value, int | float | str | bool):
+            shown[name] = value
+        else:
+            shown[name] = str(value)  # a path
+    return shown
+
+
 def build(ctx: Context, elapsed: float, findings: Findings) -> dict[str, Any]:
     rec = ctx.recorder
     seconds = int(elapsed) + 1
@@ -60,12 +76,8 @@ def build(ctx: Context, elapsed: float, findings: Findings) -> dict[str, Any]:
     calls = [pair for name, pairs in rec.samples.items() if " " in name for pair in pairs]
     error_total = sum(rec.errors.values())
     passed = findings.passed and error_total <= ctx.options.max_errors
-    options = {
-        k: (str(v) if v is not None and not isinstance(v, int | float | str | bool) else v)
-        for k, v in asdict(ctx.options).items()
-    }
     return {
-        "options": options,
+        "options": _options(ctx),
         "run_id": ctx.run_id,
         "window": ctx.window_path,
         "service": ctx.service.id,

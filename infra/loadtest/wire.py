@@ -106,12 +106,22 @@ class LiveSocket:
         raise CallFailed(measure)
 
 
-async def dev_session(recorder: Recorder, url: str, email: str, limit: float) -> str:
-    """A bearer token from `/dev/token` (development and test deployments only)."""
+# The reserved domain of the load-test session issuer (realtime/loadtest_sessions.py).
+LOADTEST_DOMAIN = "loadtest.invalid"
+
+
+async def session_token(
+    recorder: Recorder, url: str, email: str, limit: float, key: str | None = None
+) -> str:
+    """A bearer token: from `/dev/token` (development and test deployments), or with a
+    load-test key from `/auth/loadtest-session` (a deployment with LOADTEST_KEY set)."""
+    route, headers = (
+        ("/auth/loadtest-session", {"X-Loadtest-Key": key}) if key else ("/dev/token", {})
+    )
     begun = time.monotonic()
     try:
         async with httpx.AsyncClient(base_url=url, timeout=limit) as http:
-            reply = await http.post("/dev/token", json={"data": {"email": email}})
+            reply = await http.post(route, json={"data": {"email": email}}, headers=headers)
         reply.raise_for_status()
         token: str = reply.json()["data"]["token"]
     except Exception as exc:
