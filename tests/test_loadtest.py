@@ -69,6 +69,7 @@ def test_a_short_run_books_without_errors_and_passes_its_checks(
     assert integrity["passed"] is True, integrity
     assert integrity["appointments_read"] == report["counts"]["patients started"] >= PATIENTS
     booked = report["counts"]["bookings confirmed"]
+    assert "no free slot" not in report["counts"]
     assert booked >= PATIENTS
     # Every board saw every hold and every submit: freshness has all its samples.
     fresh = report["freshness"]

@@ -8,6 +8,7 @@ from typing import Any
 
 from infra.loadtest.html import render
 from infra.loadtest.options import parse
+from infra.loadtest.patient import NO_FREE_SLOT
 from infra.loadtest.run import run
 
 
@@ -31,6 +32,13 @@ def main(argv: list[str] | None = None) -> int:
     if options.html_path is not None:
         options.html_path.parent.mkdir(parents=True, exist_ok=True)
         options.html_path.write_text(render(report), encoding="utf-8")
+    full = report["counts"].get(NO_FREE_SLOT, 0)
+    if full:
+        print(
+            f"warning: {full} bookings found no free slot in the window: "
+            "widen --window-days or use a fresh database (docs/loadtest.md)",
+            file=sys.stderr,
+        )
     print(verdict(report), file=sys.stderr)
     return 0 if report["passed"] else 1
 
