@@ -25,6 +25,7 @@ from tests.support.databases import (
     redis_namespace,
 )
 from tests.support.server import ROOT, ServerProcess
+from tests.support.stripe_local import StripeLocal
 
 PATIENTS, STAFF, DURATION = 6, 2, 8
 
@@ -41,9 +42,15 @@ async def target(
     else:
         name, url = await create_postgres_database()
         env = {"DATABASE_URL": url, "REDIS_URL": REDIS_URL, "REDIS_NAMESPACE": redis_namespace()}
-    server = ServerProcess(env=env, log_path=logs / "server.log").start()
+    server = ServerProcess(env=env, log_path=logs / "server.log")
+    payments = StripeLocal(
+        webhook_url=f"{server.url}/stripe/webhook", log_path=logs / "stripe.log"
+    ).start()
+    server.env = {**env, **payments.server_env()}
+    server.start()
     yield server
     server.stop()
+    payments.stop()
     if name is not None:
         await drop_postgres_database(name)
 
@@ -91,6 +98,29 @@ def test_a_short_run_books_without_errors_and_passes_its_checks(
     for title in ("Call latency", "Percentiles per measure", "Per second", "Errors by kind"):
         assert title in page
     assert "pass" in page and "<script src" not in page  # opens offline
+
+
+def test_a_paying_run_confirms_every_paid_booking(target: ServerProcess, tmp_path: Path) -> None:
+    """`--pay` with the priced service: each submit is paid on the local Stripe-compatible
+    server, whose webhook confirms it, and the boards see that too."""
+    report_path = tmp_path / "paid.json"
+    done = subprocess.run(
+        [
+            sys.executable, "-m", "infra.loadtest", "--url", target.url, "--service",
+            "prenatal-b2c", "--pay", "--patients", "3", "--staff", "1", "--duration", "5",
+            "--ramp", "1", "--think", "0.1", "--json", str(report_path), "--quiet",
+        ],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(report_path.read_text())
+    assert report["error_total"] == 0, report["errors"]
+    assert report["integrity"]["passed"] and report["integrity"]["lost_payments"] == []
+    paid = report["counts"]["bookings paid"]
+    assert paid >= 3 and report["counts"]["bookings pending_payment"] >= paid
+    assert report["latency"]["pay checkout"]["count"] == paid
+    assert report["latency"]["call stripe-createCheckoutSession"]["count"] >= paid
+    assert report["freshness"]["missed"] == 0
 
 
 async def test_the_read_back_finds_an_answer_the_server_does_not_hold(

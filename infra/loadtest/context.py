@@ -32,6 +32,7 @@ class Booking:
     token: str
     saved: dict[str, Any] = field(default_factory=dict)
     submitted: bool = False
+    paid: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,8 @@ async def discover(options: Options) -> Service:
             http, "service-read", {"id": options.service, "clinicId": options.clinic}
         )
         clinic = await _read(http, "clinic-read", {"id": options.clinic})
-    if service.get("price") is not None:
-        raise SystemExit(f"service {service['id']} has a price: choose one without payment")
+    if service.get("price") is not None and not options.pay:
+        raise SystemExit(f"service {service['id']} has a price: choose a free one, or --pay")
     if service["category"] not in ANSWERS_BY_CATEGORY:
         raise SystemExit(f"no simulated answers for the {service['category']} questionnaire")
     return Service(

@@ -24,10 +24,17 @@ class Findings:
     double_booked: list[dict[str, Any]] = field(default_factory=list)
     lost_answers: list[dict[str, Any]] = field(default_factory=list)
     lost_submits: list[str] = field(default_factory=list)
+    lost_payments: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
-        return not (self.unreadable or self.double_booked or self.lost_answers or self.lost_submits)
+        return not (
+            self.unreadable
+            or self.double_booked
+            or self.lost_answers
+            or self.lost_submits
+            or self.lost_payments
+        )
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -36,6 +43,7 @@ class Findings:
             "double_booked": self.double_booked,
             "lost_answers": self.lost_answers,
             "lost_submits": self.lost_submits,
+            "lost_payments": self.lost_payments,
             "passed": self.passed,
         }
 
@@ -53,6 +61,8 @@ async def check(ctx: Context) -> Findings:
         findings.lost_answers += _lost(booking, doc)
         if booking.submitted and doc["status"] not in LIVE_STATUSES:
             findings.lost_submits.append(booking.appointment_id)
+        if booking.paid and doc["status"] != "confirmed":
+            findings.lost_payments.append(booking.appointment_id)
         claim = _claim(ctx, doc)
         if claim is not None:
             claims.append(claim)

@@ -25,6 +25,7 @@ class Options:
     call_timeout: float
     grace: float
     max_errors: int
+    pay: bool
     loadtest_key: str | None
     staff_token: str | None
     json_path: Path | None
@@ -44,7 +45,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ramp", type=float, default=10, help="seconds over which patients arrive")
     p.add_argument("--think", type=float, default=0.5, help="seconds a patient pauses per step")
     p.add_argument("--saves", type=int, default=3, help="live saves of the answers per booking")
-    p.add_argument("--service", default="cancer", help="service id or entry alias (no price)")
+    p.add_argument("--service", default="cancer", help="service id or entry alias")
     p.add_argument("--clinic", default="demo-clinic", help="clinic id")
     p.add_argument(
         "--staff-email", default="staff@demo-clinic.example", help="the boards' staff account"
@@ -57,6 +58,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--call-timeout", type=float, default=10, help="seconds before a call fails")
     p.add_argument("--grace", type=float, default=2, help="seconds boards wait for last pushes")
     p.add_argument("--max-errors", type=int, default=0, help="errors tolerated before failing")
+    p.add_argument(
+        "--pay",
+        action="store_true",
+        help="allow a priced service: pay each booking on the local Stripe-compatible server",
+    )
     p.add_argument(
         "--loadtest-key",
         default=os.environ.get("LOADTEST_KEY"),

@@ -9,6 +9,7 @@ from typing import Any
 
 from infra.loadtest.answers import ANSWERS_BY_CATEGORY, RETYPED_FIELD, RETYPED_NAMES
 from infra.loadtest.context import Booking, Context, Expectation
+from infra.loadtest.payment import pay
 from infra.loadtest.wire import LOADTEST_DOMAIN, CallFailed, LiveSocket, session_token
 
 # A journey that found the window full: the run then measures less than it says.
@@ -92,6 +93,10 @@ async def _journey(ctx: Context, sock: LiveSocket, token: str) -> None:
     booking.submitted = True
     ctx.expectations.append(Expectation(booking.appointment_id, status, sent, ctx.recorder.now()))
     ctx.recorder.count(f"bookings {status}")
+    if status == "pending_payment":
+        await _pause(ctx, opts.think)
+        if not ctx.stopping.is_set():
+            await pay(ctx, sock, booking)
 
 
 def _save_chunks(ctx: Context, saves: int) -> list[dict[str, Any]]:
