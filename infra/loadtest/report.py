@@ -66,9 +66,12 @@ def _options(ctx: Context) -> dict[str, Any]:
     return shown
 
 
-def build(ctx: Context, elapsed: float, findings: Findings) -> dict[str, Any]:
+def build(ctx: Context, began: float, ended: float, findings: Findings) -> dict[str, Any]:
+    """The report of a load that ran from `began` to `ended` (seconds of the run's clock,
+    which starts before the boards open: the series count from there)."""
     rec = ctx.recorder
-    seconds = int(elapsed) + 1
+    elapsed = ended - began
+    seconds = int(ended) + 1
     fresh, fresh_samples = freshness(ctx)
     if fresh["missed"]:
         for _ in range(fresh["missed"]):

@@ -28,7 +28,7 @@ async def run(options: Options) -> dict[str, Any]:
     await asyncio.sleep(options.duration)
     ctx.stopping.set()
     await asyncio.gather(*people)
-    elapsed = ctx.recorder.now() - began
+    ended = ctx.recorder.now()
     await asyncio.sleep(options.grace)  # the last pushes on their way to the boards
     await _close(boards)
     if progress is not None:
@@ -36,7 +36,7 @@ async def run(options: Options) -> dict[str, Any]:
         with contextlib.suppress(asyncio.CancelledError):
             await progress
     findings = await check(ctx)
-    return build(ctx, elapsed, findings)
+    return build(ctx, began, ended, findings)
 
 
 async def _open_boards(ctx: Context) -> list[Board]:

@@ -3,6 +3,7 @@ transport whose every request is timed and whose refusals are sorted by kind
 (docs/protocol.md, "Live documents")."""
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
@@ -59,6 +60,8 @@ class LiveSocket:
             )
         except Exception as exc:
             self.recorder.error("connect", repr(exc))
+            with contextlib.suppress(Exception):
+                await self.client.disconnect()  # its HTTP session, left open by the failure
             raise CallFailed("connect") from exc
         self.recorder.sample("connect", time.monotonic() - begun)
 
