@@ -31,6 +31,9 @@ class Booking:
     appointment_id: str
     token: str
     saved: dict[str, Any] = field(default_factory=dict)
+    # Values of saves that got no acknowledgement (a timeout): they may have been stored
+    # all the same, so the read-back accepts them as well as the last acknowledged one.
+    in_doubt: dict[str, list[Any]] = field(default_factory=dict)
     submitted: bool = False
     paid: bool = False
 
@@ -92,7 +95,10 @@ async def discover(options: Options) -> Service:
 
 
 async def _read(http: httpx.AsyncClient, name: str, data: dict[str, Any]) -> dict[str, Any]:
-    reply = await http.post(f"/functions/{name}", json={"data": data})
+    try:
+        reply = await http.post(f"/functions/{name}", json={"data": data})
+    except httpx.HTTPError as exc:
+        raise SystemExit(f"{name} at {http.base_url}: {exc!r}") from None
     if reply.status_code != 200:
         raise SystemExit(f"{name} {data}: {reply.status_code} {reply.text[:300]}")
     body: dict[str, Any] = reply.json()["data"]

@@ -53,7 +53,7 @@ def _percentiles(report: dict[str, Any]) -> str:
 
 
 def _errors(report: dict[str, Any]) -> str:
-    chart = _chart(pygal.HorizontalBar, "Errors by kind")
+    chart = _chart(pygal.HorizontalBar, "Errors by kind", truncate_legend=60)
     for kind, count in report["errors"].items():
         chart.add(kind, count)
     if not report["errors"]:
@@ -61,11 +61,11 @@ def _errors(report: dict[str, Any]) -> str:
     return str(chart.render(is_unicode=True))
 
 
-def _table(rows: dict[str, dict[str, Any]]) -> str:
+def _table(rows: dict[str, dict[str, Any]], first: str = "measure") -> str:
     if not rows:
         return "<p>none</p>"
     heads = list(next(iter(rows.values())))
-    head = "".join(f"<th>{escape(h)}</th>" for h in ["measure", *heads])
+    head = "".join(f"<th>{escape(h)}</th>" for h in [first, *heads])
     body = "".join(
         "<tr><td>" + escape(name) + "</td>" + "".join(f"<td>{row[h]}</td>" for h in heads) + "</tr>"
         for name, row in rows.items()
@@ -89,6 +89,7 @@ def render(report: dict[str, Any]) -> str:
         f"<p>Integrity: {integrity['appointments_read']} appointments read back; "
         f"double-booked {len(integrity['double_booked'])}, lost answers "
         f"{len(integrity['lost_answers'])}, lost submits {len(integrity['lost_submits'])}, "
+        f"lost payments {len(integrity['lost_payments'])}, "
         f"unreadable {len(integrity['unreadable'])}</p>",
         "<h2>Latency over time</h2>",
         _over_time(
@@ -124,9 +125,19 @@ def render(report: dict[str, Any]) -> str:
         ),
         "<h2>Errors</h2>",
         _errors(report),
+        _table(
+            {
+                kind: {
+                    "count": count,
+                    "first message": escape(report["error_examples"].get(kind, "")),
+                }
+                for kind, count in report["errors"].items()
+            },
+            "kind",
+        ),
         _over_time("Errors per second", series, ["errors"], ["errors"]),
         "<h2>Counts</h2>",
-        _table({name: {"count": n} for name, n in report["counts"].items()}),
+        _table({name: {"count": n} for name, n in report["counts"].items()}, "counter"),
         "</body></html>",
     ]
     return "\n".join(parts)

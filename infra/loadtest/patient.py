@@ -76,7 +76,12 @@ async def _journey(ctx: Context, sock: LiveSocket, token: str) -> None:
     for chunk in _save_chunks(ctx, opts.saves):
         if ctx.stopping.is_set():
             return
-        await sock.update(path, chunk)
+        try:
+            await sock.update(path, chunk)
+        except CallFailed:
+            for name, value in chunk.items():
+                booking.in_doubt.setdefault(name, []).append(value)
+            raise
         booking.saved.update(chunk)  # acknowledged: it must be there at the end
         await _pause(ctx, opts.think)
     if ctx.stopping.is_set() or not await _hold(ctx, sock, booking):

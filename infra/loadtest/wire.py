@@ -59,7 +59,7 @@ class LiveSocket:
                 wait_timeout=self.timeout,
             )
         except Exception as exc:
-            self.recorder.error("connect", repr(exc))
+            self.recorder.error(f"connect:{type(exc).__name__}", repr(exc))
             with contextlib.suppress(Exception):
                 await self.client.disconnect()  # its HTTP session, left open by the failure
             raise CallFailed("connect") from exc
@@ -128,7 +128,7 @@ async def session_token(
         reply.raise_for_status()
         token: str = reply.json()["data"]["token"]
     except Exception as exc:
-        recorder.error("sign-in", repr(exc))
+        recorder.error(f"sign-in:{type(exc).__name__}", repr(exc))
         raise CallFailed("sign-in") from exc
     recorder.sample("sign-in", time.monotonic() - begun)
     return token
