@@ -3,7 +3,7 @@
 
 PY := .venv/bin/python
 
-.PHONY: run test setup services lint test-python test-client bench bench-storm bench-booking bench-board bench-board-browser bench-schedule bench-first-load
+.PHONY: run test setup services lint test-python test-client bench bench-storm bench-booking bench-board bench-board-browser bench-schedule bench-first-load loadtest
 
 run: setup  ## the product on its embedded default: SQLite, no Redis, demo data, :8000
 	$(PY) -m realtime
@@ -52,3 +52,7 @@ bench-schedule: setup services  ## a schedule change to the last of 500 watchers
 
 bench-first-load: setup services  ## the client's initial JS (KB gzip) and the first screen's LCP in chromium, mobile, CPU 4x slower
 	$(PY) -m infra.bench.first_load --json var/bench/first-load.json
+
+URL ?= http://127.0.0.1:8000
+loadtest: setup  ## simulated patients and staff against URL (docs/loadtest.md): make loadtest URL=...
+	$(PY) -m infra.loadtest --url $(URL) --json var/loadtest/run.json --html var/loadtest/run.html

@@ -26,6 +26,8 @@ from realtime.files import file_on_disk, full_path, metadata
 from realtime.functions.staff import export_intake, export_questionnaire
 from realtime.identity import Identity
 from realtime.jobs import JOBS
+from realtime.loadtest_sessions import KEY_HEADER as LOADTEST_KEY_HEADER
+from realtime.loadtest_sessions import issue as issue_loadtest_session
 from realtime.payments.webhook import stripe_webhook
 from realtime.second_factor import add_staff, verify
 from realtime.signin import SignedIn, confirm, normalize_email
@@ -239,6 +241,21 @@ async def dev_token(request: Request) -> Response:
             session, user_id=user.id, second_factor_at=utcnow() if passed else None
         )
     return signed_in_response(state, SignedIn(uid=user.id, email=user.email, token=token))
+
+
+async def loadtest_session(request: Request) -> Response:
+    """Load tests of a staging deployment only (realtime/loadtest_sessions.py)."""
+    state = state_of(request)
+    try:
+        signed_in = await issue_loadtest_session(
+            state,
+            key=request.headers.get(LOADTEST_KEY_HEADER),
+            data=await read_data(request),
+            client_ip=client_ip(request),
+        )
+    except FunctionError as exc:
+        return error_response(exc)
+    return signed_in_response(state, signed_in)
 
 
 async def dev_staff(request: Request) -> Response:
@@ -465,6 +482,8 @@ def routes(state: AppState) -> list[BaseRoute]:
         Route("/calendar/appointments/{id}.ics", own_appointment_calendar, methods=["GET", "HEAD"]),
         Route("/calendar/{key}.ics", calendar_feed, methods=["GET", "HEAD"]),
     ]
+    if state.settings.loadtest_key is not None:
+        api.append(Route("/auth/loadtest-session", loadtest_session, methods=["POST"]))
     if state.settings.dev_endpoints:
         api += [
             Route("/dev/token", dev_token, methods=["POST"]),

@@ -30,17 +30,38 @@ def estimated_bits(value: str) -> float:
     return len(value) * per_char
 
 
-def _secret_key_problem(secret_key: str) -> str | None:
-    if secret_key == DEFAULT_SECRET:
-        return "SECRET_KEY must be set to a long random value when APP_ENV=production"
-    if len(secret_key) < MIN_SECRET_LENGTH:
-        return f"SECRET_KEY must be at least {MIN_SECRET_LENGTH} characters in production"
-    if estimated_bits(secret_key) < MIN_SECRET_BITS:
+def _weak_secret(name: str, value: str, where: str) -> str | None:
+    if len(value) < MIN_SECRET_LENGTH:
+        return f"{name} must be at least {MIN_SECRET_LENGTH} characters{where}"
+    if estimated_bits(value) < MIN_SECRET_BITS:
         return (
-            "SECRET_KEY is too predictable (repeated or few distinct characters); "
+            f"{name} is too predictable (repeated or few distinct characters); "
             "use e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`"
         )
     return None
+
+
+def _secret_key_problem(secret_key: str) -> str | None:
+    if secret_key == DEFAULT_SECRET:
+        return "SECRET_KEY must be set to a long random value when APP_ENV=production"
+    return _weak_secret("SECRET_KEY", secret_key, " in production")
+
+
+def loadtest_problems(
+    *, loadtest_key: str | None, production: bool, allow_production: bool
+) -> list[str]:
+    """LOADTEST_KEY opens the load-test session issuer (realtime/loadtest_sessions.py): a
+    weak key is refused wherever it is set, and a production server refuses it unless
+    LOADTEST_ALLOW_PRODUCTION says this production-configured server is a staging one."""
+    if loadtest_key is None:
+        return []
+    problems = [p for p in [_weak_secret("LOADTEST_KEY", loadtest_key, "")] if p]
+    if production and not allow_production:
+        problems.append(
+            "LOADTEST_KEY is refused in production unless LOADTEST_ALLOW_PRODUCTION=true "
+            "(a staging deployment run with production settings)"
+        )
+    return problems
 
 
 def _stripe_problems(stripe_secret_key: str, stripe_webhook_secret: str) -> list[str]:

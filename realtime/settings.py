@@ -17,6 +17,7 @@ from realtime.production import (
     DEFAULT_SECRET,
     DEFAULT_STRIPE_SECRET_KEY,
     DEFAULT_STRIPE_WEBHOOK_SECRET,
+    loadtest_problems,
     production_problems,
 )
 
@@ -120,10 +121,17 @@ class Settings(BaseSettings):
     socket_event_burst: int = BURST
     socket_events_per_second: float = RATE
     log_level: str = "info"
+    # Load tests of a staging deployment (docs/security.md, "Load-test sessions"): with a
+    # key set, POST /auth/loadtest-session issues sessions for @loadtest.invalid addresses
+    # to requests carrying it; unset, that route does not exist. Refused in production
+    # unless LOADTEST_ALLOW_PRODUCTION (realtime/production.py).
+    loadtest_key: str | None = None
+    loadtest_allow_production: bool = False
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> "Settings":
         """Rules in realtime/production.py; the message names settings, never values."""
+        problems = []
         if self.app_env == "production":
             problems = production_problems(
                 secret_key=self.secret_key,
@@ -131,8 +139,13 @@ class Settings(BaseSettings):
                 stripe_secret_key=self.stripe_secret_key,
                 stripe_webhook_secret=self.stripe_webhook_secret,
             )
-            if problems:
-                raise ValueError("; ".join(problems))
+        problems += loadtest_problems(
+            loadtest_key=self.loadtest_key,
+            production=self.app_env == "production",
+            allow_production=self.loadtest_allow_production,
+        )
+        if problems:
+            raise ValueError("; ".join(problems))
         return self
 
     @property

@@ -9,26 +9,11 @@ from typing import Any
 
 import httpx
 
+# The answers live with the load-test kit, which fills the same questionnaire.
+from infra.loadtest.answers import CANCER_ANSWERS as CANCER_ANSWERS
+from infra.loadtest.answers import PRENATAL_ANSWERS as PRENATAL_ANSWERS
 from tests.conftest import unique_email
 from tests.support.clients import Socket, connect, sign_in
-
-# Every required answer of the cancer service (the shortest questionnaire).
-CANCER_ANSWERS: dict[str, Any] = {
-    "patientRole": 90,
-    "intake.contactInfo.lastName": "ヤマダ",
-    "intake.contactInfo.firstName": "ハナコ",
-    "intake.contactInfo.email": "hanako@example.jp",
-    "intake.contactInfo.phone": "03-1234-5678",
-    "intake.contactInfo.country": "JP",
-    "intake.contactInfo.subdivision": "JP-13",
-    "intake.contactInfo.registrant": 1,
-    "intake.contactInfo.hasPrenatalServiceHistory": 0,
-    "intake.profile.femaleDob": "1990-04-01",
-    "intake.requests.expectations": [1, 2],
-    "intake.requests.isDepressed": 0,
-    "intake.requests.isDispleasured": 0,
-    "intake.requests.referralSource": 1,
-}
 
 
 @dataclass
@@ -109,18 +94,4 @@ async def run_job(base_url: str, name: str, now: datetime) -> int:
     return done
 
 
-# Every required answer of the prenatal services (not pregnant now: no gestation window).
-PRENATAL_ANSWERS: dict[str, Any] = {
-    **{k: v for k, v in CANCER_ANSWERS.items() if k != "patientRole"},
-    "patientRole": 10,
-    "intake.contactInfo.pregnantWomanAttendance": 1,
-    "intake.currentPregnancy.isPregnant": 0,
-    "intake.pregnancyHistory.wasPregnant": 0,
-    "intake.prenatalTesting.hadPastTests": 0,
-    "intake.prenatalTesting.hasPresentTests": 0,
-    "intake.prenatalTesting.futurePlan": 3,
-    "intake.prenatalTesting.prenatalDiscussion": 1,
-    "intake.prenatalTesting.prenatalTestAgreement": 1,
-    "intake.prenatalTesting.disorderDecision": 6,
-}
 ANSWERS = {"cancer": CANCER_ANSWERS, "prenatal": PRENATAL_ANSWERS}
