@@ -30,19 +30,28 @@ def parse_args() -> argparse.Namespace:
     return parser.parse_args()
 
 
-def shared_settings(workdir: Path) -> dict[str, str]:
+def shared_settings() -> dict[str, str]:
+    """The two a cluster cannot run without; the rest (FILES_DIR, PUBLIC_URL, APP_ENV, ...)
+    pass through from the environment or take the cluster's defaults."""
+    passed = {key: os.environ[key] for key in ("FILES_DIR", "PUBLIC_URL") if key in os.environ}
     return {
         "DATABASE_URL": os.environ.get("DATABASE_URL") or default_database_url(),
         "REDIS_URL": os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL,
-        "FILES_DIR": os.environ.get("FILES_DIR") or str(workdir / "files"),
+        **passed,
     }
 
 
 def report(cluster: Cluster) -> None:
-    print(f"cluster: {cluster.url} (HAProxy pid {cluster.haproxy and cluster.haproxy.pid})")
+    print(
+        f"cluster: {cluster.url} (HAProxy pid {cluster.haproxy and cluster.haproxy.pid})",
+        flush=True,
+    )
     for node in cluster.nodes:
-        print(f"  {node.name}: {node.url} pid {node.pid}, log {node.log_path}")
-    print(f"  haproxy.cfg: {cluster.config_path}; Ctrl-C stops all, SIGHUP rolls a restart")
+        print(f"  {node.name}: {node.url} pid {node.pid}, log {node.log_path}", flush=True)
+    print(
+        f"  haproxy.cfg: {cluster.config_path}; Ctrl-C stops all, SIGHUP rolls a restart",
+        flush=True,
+    )
 
 
 def supervise(cluster: Cluster, stopping: threading.Event, rolling: threading.Event) -> None:
@@ -62,9 +71,7 @@ def supervise(cluster: Cluster, stopping: threading.Event, rolling: threading.Ev
 def main() -> None:
     args = parse_args()
     workdir: Path = args.workdir.resolve()
-    cluster = Cluster(
-        nodes=args.nodes, port=args.port, workdir=workdir, env=shared_settings(workdir)
-    )
+    cluster = Cluster(nodes=args.nodes, port=args.port, workdir=workdir, env=shared_settings())
     stopping = threading.Event()
     rolling = threading.Event()
 

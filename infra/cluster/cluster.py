@@ -20,16 +20,19 @@ BALANCER_ADDRESS = HOST
 
 class Cluster:
     """`env` holds the settings every node shares (DATABASE_URL, REDIS_URL, ...); the
-    cluster adds the ones that make them one system behind one address."""
+    cluster adds the ones that make them one system behind one address: one FILES_DIR
+    (documents are files every node must read), PUBLIC_URL the balancer's, and the balancer
+    as the one trusted proxy."""
 
     def __init__(self, *, nodes: int, port: int, workdir: Path, env: Mapping[str, str]) -> None:
         self.port = port
         self.workdir = workdir
         self.url = f"http://{HOST}:{port}"
+        # PUBLIC_URL given: the address of a TLS terminator in front of the balancer.
         self.env = {
             "FILES_DIR": str(workdir / "files"),
-            **env,
             "PUBLIC_URL": self.url,
+            **env,
             "FORWARDED_ALLOW_IPS": BALANCER_ADDRESS,
         }
         self.nodes = [
