@@ -3,10 +3,13 @@
 
 PY := .venv/bin/python
 
-.PHONY: run test setup services lint test-python test-client bench bench-storm bench-booking bench-board bench-board-browser bench-schedule bench-first-load loadtest
+.PHONY: run cluster test setup services lint test-python test-client bench bench-storm bench-booking bench-board bench-board-browser bench-schedule bench-first-load loadtest
 
 run: setup  ## the product on its embedded default: SQLite, no Redis, demo data, :8000
 	$(PY) -m realtime
+
+cluster: setup services  ## N web nodes behind HAProxy on PostgreSQL and Redis, :8080 (CLUSTER_ARGS="--nodes 5")
+	$(PY) -m infra.cluster $(CLUSTER_ARGS)
 
 test: setup services lint test-client test-python  ## every test, as CI runs it
 

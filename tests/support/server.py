@@ -1,9 +1,7 @@
 """Start the product exactly as the Procfile's `web` line does, as a real process."""
 
 import os
-import shlex
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import Mapping
@@ -13,23 +11,20 @@ from typing import Any
 
 import httpx
 
+from infra.cluster.nodes import free_port as free_port  # re-exported for the suites
+from infra.procfile import procfile_command
+
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 60.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def procfile_command(process: str = "web") -> list[str]:
-    for line in (ROOT / "Procfile").read_text().splitlines():
-        name, _, command = line.partition(":")
-        if name.strip() == process:
-            return shlex.split(command.strip())
-    raise LookupError(f"no {process} line in the Procfile")
+# Every test client comes from 127.0.0.1: per-IP limits are tested on their own.
+PER_IP_LIMITS_OFF = {
+    "SIGN_IN_LINKS_PER_IP": "100000",
+    "ADMIN_REPORTS_PER_IP": "100000",
+    "CONTACT_MESSAGES_PER_IP": "100000",
+    "HOLDS_PER_IP": "100000",
+    "TOTP_ATTEMPTS_PER_IP": "100000",
+    "SOCKETS_PER_ADDRESS": "100000",
+}
 
 
 @dataclass
@@ -58,13 +53,7 @@ class ServerProcess:
             "APP_ENV": "test",
             "LOG_LEVEL": "warning",
             "PUBLIC_URL": f"http://127.0.0.1:{self.port}",
-            # Every test client comes from 127.0.0.1: per-IP limits are tested on their own.
-            "SIGN_IN_LINKS_PER_IP": "100000",
-            "ADMIN_REPORTS_PER_IP": "100000",
-            "CONTACT_MESSAGES_PER_IP": "100000",
-            "HOLDS_PER_IP": "100000",
-            "TOTP_ATTEMPTS_PER_IP": "100000",
-            "SOCKETS_PER_ADDRESS": "100000",
+            **PER_IP_LIMITS_OFF,
             "FILES_DIR": str(self.log_path.parent / f"files-{self.port}"),
             **self.env,
             "PORT": str(self.port),
