@@ -49,7 +49,12 @@ async def test_the_key_gets_a_session_that_books_like_anyone(staging: ServerProc
     assert dev.status_code != 200  # production: the kit's other way in does not exist
 
 
-@pytest.mark.parametrize("key", [None, "", KEY[:-1], KEY + "x", "wrong"])
+@pytest.mark.parametrize(
+    "key",
+    [None, "", KEY[:-1], KEY + "x", "wrong"],
+    # Named, not shown: the key is random per process, and xdist's workers must collect alike.
+    ids=["missing", "empty", "one-short", "one-long", "wrong"],
+)
 def test_a_wrong_or_missing_key_gets_nothing_and_is_logged(
     staging: ServerProcess, key: str | None
 ) -> None:
