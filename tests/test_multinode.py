@@ -3,14 +3,14 @@
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
 from tests.support.booking import free_slots, person, run_job
-from tests.support.clients import connect, sign_in
+from tests.support.clients import connect, outbox, sign_in
 from tests.support.databases import (
     REDIS_URL,
     create_postgres_database,
@@ -21,6 +21,7 @@ from tests.support.server import ServerProcess
 from tests.test_feed_window import SATO, Board, board, catch_up, clinic_day, hold, window
 from tests.test_reminders import DAY, booked, reminders
 from tests.test_staff_signin import ADMIN, DEMO_SECRET, code, dev_session, post_totp
+from tests.test_waitlist import day_of, expire_every_hold, later_slots, waiting
 
 
 @pytest_asyncio.fixture(scope="module")
@@ -212,3 +213,24 @@ async def test_two_nodes_running_the_job_at_once_mail_each_reminder_once(
     # Run again with the same clock, as after a restart: nothing new.
     await asyncio.gather(*(run_job(node.url, "send-reminders", start - 7 * DAY) for node in (b, a)))
     assert len(await reminders(b.url, someone.email)) == 1
+
+
+async def test_two_nodes_expiring_holds_at_once_end_each_hold_once(
+    two_nodes: tuple[ServerProcess, ServerProcess],
+) -> None:
+    """expire-holds run by both nodes together, three times each: the hold ends once, its
+    time is offered once to the one waiting, who gets one mail (each item handled once)."""
+    a, b = two_nodes
+    await expire_every_hold(a.url)
+    async with person(a.url) as holder, person(b.url) as waiter:
+        slot = later_slots(await free_slots(holder.sock), days=4)[0]
+        counselor, day = slot["counselorIds"][0], day_of(slot)
+        assert "data" in await holder.hold(slot["start"], counselor)
+        async with waiting(waiter, day, day, counselor):
+            clock = datetime.now(UTC) + timedelta(minutes=11)  # the hold (10 minutes) ended
+            runs = [run_job(node.url, "expire-holds", clock) for node in (a, b) for _ in range(3)]
+            assert sum(await asyncio.gather(*runs)) >= 1
+            assert (await holder.document())["holdExpiresAt"] is None
+            offered = (await waiter.document())["waitlist"]
+            assert offered["status"] == "offered" and offered["offer"]["start"] == slot["start"]
+            assert len(await outbox(b.url, waiter.email)) == 1
