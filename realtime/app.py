@@ -41,7 +41,11 @@ log = logging.getLogger(__name__)
 def create_app(settings: Settings | None = None) -> Any:
     settings = settings or Settings()
     sio = create_socket_server(settings)
-    db = open_database(settings.database_url)
+    db = open_database(
+        settings.database_url,
+        pool_size=settings.database_pool_size,
+        max_overflow=settings.database_max_overflow,
+    )
     redis = aioredis.from_url(settings.redis_url) if settings.redis_url else None
     smtp = SmtpDelivery(settings.smtp_url, settings.mail_from) if settings.smtp_url else None
     caches = BookingCaches.of(db)

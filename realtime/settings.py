@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from realtime.budget import BURST, RATE
@@ -20,6 +20,7 @@ from realtime.production import (
     loadtest_problems,
     production_problems,
 )
+from storage.db import MAX_OVERFLOW, POOL_SIZE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,6 +39,10 @@ class Settings(BaseSettings):
     request_read_timeout_seconds: float = 15.0
     max_connections_per_address: int = 500
     database_url: str = f"sqlite+aiosqlite:///{ROOT / 'var' / 'app.db'}"
+    # PostgreSQL connections of this node: kept open, and more at busy moments. A cluster's
+    # nodes together must stay under the server's max_connections (docs/operations.md).
+    database_pool_size: int = Field(default=POOL_SIZE, ge=1, le=1000)
+    database_max_overflow: int = Field(default=MAX_OVERFLOW, ge=0, le=1000)
     redis_url: str | None = None
     # Processes sharing REDIS_URL and this namespace form one system (Socket.IO channel,
     # rate-limit keys); another namespace on the same Redis is another system.

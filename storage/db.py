@@ -98,7 +98,16 @@ def _ping_when_idle(engine: Engine) -> None:
             raise DisconnectionError("the pooled connection is gone") from exc
 
 
-def create_engine(url: str) -> AsyncEngine:
+# A PostgreSQL node's pool: connections kept open, and how many more it may open at busy
+# moments. Every node of a cluster has its own, and their sum must stay under the server's
+# max_connections (DATABASE_POOL_SIZE, DATABASE_MAX_OVERFLOW: docs/operations.md).
+POOL_SIZE = 10
+MAX_OVERFLOW = 20
+
+
+def create_engine(
+    url: str, *, pool_size: int = POOL_SIZE, max_overflow: int = MAX_OVERFLOW
+) -> AsyncEngine:
     if is_sqlite(url):
         path = sqlite_file(url)
         if path is not None:
@@ -108,7 +117,9 @@ def create_engine(url: str) -> AsyncEngine:
         return engine
     # Last in, first out: the connection used last is taken again while it needs no ping;
     # the others sit idle (and are pinged when they are needed again).
-    engine = create_async_engine(url, pool_size=10, max_overflow=20, pool_use_lifo=True)
+    engine = create_async_engine(
+        url, pool_size=pool_size, max_overflow=max_overflow, pool_use_lifo=True
+    )
     _ping_when_idle(engine.sync_engine)
     return engine
 
@@ -178,8 +189,12 @@ async def ping(session: AsyncSession) -> None:
     await session.exec(text("SELECT 1"))  # type: ignore[call-overload]
 
 
-def open_database(url: str) -> Database:
-    engine = create_engine(url)
+def open_database(
+    url: str, *, pool_size: int = POOL_SIZE, max_overflow: int = MAX_OVERFLOW
+) -> Database:
+    """The database at `url`; on PostgreSQL with a pool of `pool_size` connections kept and
+    `max_overflow` more at busy moments (SQLite's pools are the engine's own)."""
+    engine = create_engine(url, pool_size=pool_size, max_overflow=max_overflow)
     writer_bind = engine.execution_options(sqlite_begin="IMMEDIATE")
     autocommit_bind = engine.execution_options(isolation_level="AUTOCOMMIT")
     path = sqlite_file(url)

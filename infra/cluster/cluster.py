@@ -16,13 +16,26 @@ from infra.procfile import ROOT, procfile_command
 # The balancer's own address as the nodes see it: the one proxy whose X-Forwarded-For they
 # believe (and do not cap per address).
 BALANCER_ADDRESS = HOST
+# PostgreSQL connections the cluster's nodes may hold together: under a default server's
+# max_connections (100), leaving room for migrations, psql and other clients.
+DATABASE_CONNECTIONS = 60
+
+
+def pool_settings(nodes: int, connections: int = DATABASE_CONNECTIONS) -> dict[str, str]:
+    """Each node's share of `connections`: a third kept open, the rest at busy moments (at
+    least one of each). A load past the share waits for a connection rather than being
+    refused by PostgreSQL ("too many clients")."""
+    share = max(2, connections // nodes)
+    kept = max(1, share // 3)
+    return {"DATABASE_POOL_SIZE": str(kept), "DATABASE_MAX_OVERFLOW": str(share - kept)}
 
 
 class Cluster:
     """`env` holds the settings every node shares (DATABASE_URL, REDIS_URL, ...); the
     cluster adds the ones that make them one system behind one address: one FILES_DIR
-    (documents are files every node must read), PUBLIC_URL the balancer's, and the balancer
-    as the one trusted proxy."""
+    (documents are files every node must read), PUBLIC_URL the balancer's, the balancer
+    as the one trusted proxy, and each node's share of the database's connections (each
+    overridable but the proxy)."""
 
     def __init__(self, *, nodes: int, port: int, workdir: Path, env: Mapping[str, str]) -> None:
         self.port = port
@@ -32,6 +45,7 @@ class Cluster:
         self.env = {
             "FILES_DIR": str(workdir / "files"),
             "PUBLIC_URL": self.url,
+            **pool_settings(nodes),
             **env,
             "FORWARDED_ALLOW_IPS": BALANCER_ADDRESS,
         }
