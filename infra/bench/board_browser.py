@@ -42,8 +42,6 @@ import asyncio
 import json
 import math
 import os
-import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -61,6 +59,7 @@ from playwright.async_api import Browser, Page, async_playwright, expect
 from infra.bench import servers
 from infra.bench.booking_env import Harness, wait_ready
 from infra.bench.fanout import percentile
+from infra.bench.runner import machine_note
 from infra.bench.servers import FreshDatabase, Managed
 from realtime.auth import SESSION_COOKIE
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
@@ -170,22 +169,6 @@ def figures(values: Sequence[float]) -> dict[str, float]:
         "p99": percentile(values, 99),
         "max": max(values) if values else math.nan,
         "min": min(values) if values else math.nan,
-    }
-
-
-def machine_note() -> dict[str, Any]:
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"],
-        cwd=servers.ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    return {
-        "cpus": os.cpu_count(),
-        "loadavg": [round(value, 2) for value in os.getloadavg()],
-        "python": platform.python_version(),
-        "commit": commit,
     }
 
 

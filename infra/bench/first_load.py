@@ -29,11 +29,8 @@ import argparse
 import asyncio
 import gzip
 import json
-import os
-import platform
 import re
 import statistics
-import subprocess
 import tempfile
 from dataclasses import asdict, dataclass, field
 from html.parser import HTMLParser
@@ -42,6 +39,7 @@ from typing import Any
 
 from playwright.async_api import async_playwright
 
+from infra.bench.runner import machine_note
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support.server import ServerProcess
 
@@ -205,22 +203,6 @@ async def measure_lcp(base: str, runs: int, locale: str) -> list[dict[str, float
         finally:
             await browser.close()
     return samples
-
-
-def machine_note() -> dict[str, Any]:
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    return {
-        "cpus": os.cpu_count(),
-        "loadavg": [round(value, 2) for value in os.getloadavg()],
-        "python": platform.python_version(),
-        "commit": commit,
-    }
 
 
 def run(options: argparse.Namespace) -> Results:

@@ -16,6 +16,7 @@ import os
 import platform
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,6 +33,24 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 INTERRUPTED = 130  # the exit status of a run ended by Ctrl-C, SIGTERM or SIGHUP
+
+
+def machine_note() -> dict[str, Any]:
+    """CPUs, load average, Python and the commit measured: the note of a browser bench's
+    JSON (infra/bench/board_browser.py, first_load.py)."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        cwd=servers.ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    return {
+        "cpus": os.cpu_count(),
+        "loadavg": [round(value, 2) for value in os.getloadavg()],
+        "python": platform.python_version(),
+        "commit": commit,
+    }
 
 
 def machine() -> dict[str, Any]:
