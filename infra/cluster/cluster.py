@@ -3,14 +3,11 @@
 import os
 import signal
 import subprocess
-import time
 from collections.abc import Mapping
 from pathlib import Path
 
-import httpx
-
 from infra.cluster.balancer import render, start_haproxy
-from infra.cluster.nodes import HOST, STARTUP_SECONDS, Node, free_port
+from infra.cluster.nodes import HOST, STARTUP_SECONDS, Node, free_port, wait_for_health
 from infra.procfile import ROOT, procfile_command
 
 # The balancer's own address as the nodes see it: the one proxy whose X-Forwarded-For they
@@ -83,17 +80,12 @@ class Cluster:
             )
 
     def wait_balancer(self, timeout: float = STARTUP_SECONDS) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.haproxy is None or self.haproxy.poll() is not None:
-                raise RuntimeError(f"haproxy exited; see {self.workdir / 'haproxy.log'}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise TimeoutError("the balancer did not answer /healthz in time")
+        wait_for_health(
+            self.url,
+            lambda: self.haproxy is not None and self.haproxy.poll() is None,
+            f"haproxy (see {self.workdir / 'haproxy.log'})",
+            timeout,
+        )
 
     def restart(self, node: Node, sig: signal.Signals = signal.SIGTERM) -> None:
         """Stop one node (gracefully, or SIGKILL as a crash) and start it again on its port,

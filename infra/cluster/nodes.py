@@ -5,7 +5,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +17,24 @@ HOST = "127.0.0.1"
 STARTUP_SECONDS = 60.0
 # uvicorn's graceful shutdown is 5 s (realtime/__main__.py); past this a node is killed.
 STOP_SECONDS = 10.0
+
+
+def wait_for_health(
+    url: str, alive: Callable[[], bool], what: str, timeout: float = STARTUP_SECONDS
+) -> None:
+    """Until `url`/healthz answers 200; an error as soon as the process behind it is gone
+    (`alive`), or after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not alive():
+            raise RuntimeError(f"{what} exited")
+        try:
+            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise TimeoutError(f"{what} not healthy in {timeout:.0f} s")
 
 
 def free_port() -> int:
@@ -61,17 +79,7 @@ class Node:
             )
 
     def wait_healthy(self, timeout: float = STARTUP_SECONDS) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not self.running():
-                raise RuntimeError(f"{self.name} exited; see {self.log_path}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise TimeoutError(f"{self.name} not healthy in {timeout:.0f} s; see {self.log_path}")
+        wait_for_health(self.url, self.running, f"{self.name} (see {self.log_path})", timeout)
 
     def stop(self, sig: signal.Signals = signal.SIGTERM) -> None:
         """SIGTERM: a graceful stop (sockets closed, clients reconnect elsewhere); SIGKILL: a
