@@ -162,9 +162,11 @@ class Rows:
         """Store one validated field of an update on the row; the column it changed."""
         raise NotImplementedError
 
-    def read(self, statements: Statements, params: dict[str, str]) -> Loaded | None:
+    def read(
+        self, statements: Statements, params: dict[str, str], *, for_update: bool = False
+    ) -> Loaded | None:
         """The document, in a read (`Database.run_read`) or in a session's transaction."""
-        row = self.get_row(statements, params, for_update=False)
+        row = self.get_row(statements, params, for_update=for_update)
         if row is None:
             return None
         return Loaded(self.meta(row), self.data(row), row["version"])
@@ -177,14 +179,9 @@ class Rows:
     async def load(
         self, session: AsyncSession, params: dict[str, str], *, for_update: bool
     ) -> Loaded | None:
-        if not for_update:
-            return await run_statements(session, lambda statements: self.read(statements, params))
-        row = await run_statements(
-            session, lambda statements: self.get_row(statements, params, for_update=True)
+        return await run_statements(
+            session, lambda statements: self.read(statements, params, for_update=for_update)
         )
-        if row is None:
-            return None
-        return Loaded(self.meta(row), self.data(row), row["version"])
 
     async def load_meta(self, session: AsyncSession, params: dict[str, str]) -> DocMeta | None:
         return await run_statements(session, lambda statements: self.read_meta(statements, params))
