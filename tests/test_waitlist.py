@@ -32,6 +32,20 @@ def later_slots(slots: list[dict[str, Any]], days: int) -> list[dict[str, Any]]:
     return [s for s in slots if datetime.fromisoformat(s["start"]) > after]
 
 
+def two_slots_of_one_day(
+    slots: list[dict[str, Any]],
+) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """The first and last free slot of the first counselor and day with three or more: the
+    first slot ahead may be a counselor's last of its day (it depends on the hour the suite
+    runs), and two neighbours could be refused by the buffer between appointments."""
+    by_day: dict[tuple[str, date], list[dict[str, Any]]] = {}
+    for slot in slots:
+        for counselor in slot["counselorIds"]:
+            by_day.setdefault((counselor, day_of(slot)), []).append(slot)
+    (counselor, _), found = next(item for item in by_day.items() if len(item[1]) >= 3)
+    return found[0], found[-1], counselor
+
+
 async def join(
     someone: Person, first: date, last: date, counselor: str | None = None
 ) -> dict[str, Any]:
@@ -357,14 +371,11 @@ async def test_a_hold_released_by_an_offer_still_ends_for_its_appointment(base_u
         one = await stack.enter_async_context(person(base_url))
         two = await stack.enter_async_context(person(base_url))
         waiter = await stack.enter_async_context(person(base_url))
-        slot = later_slots(await free_slots(one.sock), days=4)[0]
-        counselor, day = slot["counselorIds"][0], day_of(slot)
-        assert status_of(await one.hold(slot["start"], counselor)) == "OK"
-        other = next(
-            s
-            for s in later_slots(await free_slots(two.sock), days=4)
-            if counselor in s["counselorIds"] and day_of(s) == day
+        slot, other, counselor = two_slots_of_one_day(
+            later_slots(await free_slots(one.sock), days=4)
         )
+        day = day_of(slot)
+        assert status_of(await one.hold(slot["start"], counselor)) == "OK"
         assert status_of(await two.hold(other["start"], counselor)) == "OK"
         await stack.enter_async_context(waiting(waiter, day, day, counselor))
         clock = datetime.now(UTC) + timedelta(minutes=11)  # both holds (10 minutes) ended
