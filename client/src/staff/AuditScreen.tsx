@@ -33,6 +33,7 @@ import {
 import { startOf } from './instants';
 import { useClinicDocument } from './liveClinic';
 import { changedSettings } from './services';
+import { StaffTable } from './StaffTable';
 import './staff.css';
 import './audit.css';
 
@@ -312,44 +313,40 @@ function AuditLog({ clinicId }: { clinicId: string }) {
           {shown.length === 0 ? (
             <p>{t('audit.empty')}</p>
           ) : (
-            <div className="staff-audit-scroll" role="region" aria-labelledby="audit-caption" tabIndex={0}>
-              <table className="staff-audit-table">
-                <caption id="audit-caption">{t('audit.caption')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('audit.column.when')}</th>
-                    <th scope="col">{t('audit.column.who')}</th>
-                    <th scope="col">{t('audit.column.action')}</th>
-                    <th scope="col">{t('audit.column.appointment')}</th>
-                    <th scope="col">{t('audit.column.detail')}</th>
-                    <th scope="col">{t('audit.column.address')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((entry) => (
-                    <tr key={entry.id} data-new={fresh.has(entry.id) || undefined} data-action={entry.action}>
-                      <td>
-                        <time dateTime={entry.at}>{when(entry.at, zone, locale)}</time>
-                      </td>
-                      <td>
-                        <span className="staff-audit-email">{entry.email}</span>
-                        <span className="staff-booking-detail">{t(`audit.roles.${entry.role}`, { defaultValue: entry.role })}</span>
-                      </td>
-                      <td>{t(`audit.actions.${entry.action}`, { defaultValue: entry.action })}</td>
-                      <td>
-                        {entry.appointmentId === null ? (
-                          <span className="staff-booking-detail">{t('audit.noAppointment')}</span>
-                        ) : (
-                          <Link to={`/staff/appointments/${encodeURIComponent(entry.appointmentId)}`}>{entry.appointmentId}</Link>
-                        )}
-                      </td>
-                      <td>{words(entry, zone, locale)}</td>
-                      <td>{entry.clientAddress ?? t('audit.noAddress')}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <StaffTable
+              labelId="audit-caption"
+              caption={t('audit.caption')}
+              columns={[
+                t('audit.column.when'),
+                t('audit.column.who'),
+                t('audit.column.action'),
+                t('audit.column.appointment'),
+                t('audit.column.detail'),
+                t('audit.column.address'),
+              ]}
+            >
+              {shown.map((entry) => (
+                <tr key={entry.id} data-new={fresh.has(entry.id) || undefined} data-action={entry.action}>
+                  <td>
+                    <time dateTime={entry.at}>{when(entry.at, zone, locale)}</time>
+                  </td>
+                  <td>
+                    <span className="staff-audit-email">{entry.email}</span>
+                    <span className="staff-booking-detail">{t(`audit.roles.${entry.role}`, { defaultValue: entry.role })}</span>
+                  </td>
+                  <td>{t(`audit.actions.${entry.action}`, { defaultValue: entry.action })}</td>
+                  <td>
+                    {entry.appointmentId === null ? (
+                      <span className="staff-booking-detail">{t('audit.noAppointment')}</span>
+                    ) : (
+                      <Link to={`/staff/appointments/${encodeURIComponent(entry.appointmentId)}`}>{entry.appointmentId}</Link>
+                    )}
+                  </td>
+                  <td>{words(entry, zone, locale)}</td>
+                  <td>{entry.clientAddress ?? t('audit.noAddress')}</td>
+                </tr>
+              ))}
+            </StaffTable>
           )}
           {page.more && <p className="hint staff-audit-more">{t('audit.more')}</p>}
         </>

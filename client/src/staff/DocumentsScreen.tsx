@@ -19,7 +19,6 @@ import { parseDocuments, type ClinicDocument } from './documents';
 import { RetireDocumentDialog } from './RetireDocumentDialog';
 import { useDocumentWords } from './documentWords';
 import './staff.css';
-import './audit.css';
 import './documents.css';
 
 type Listing = { status: 'loading' } | { status: 'ready'; documents: ClinicDocument[] } | { status: 'failed'; error: unknown };

@@ -22,7 +22,6 @@ import { ClosedDays, HolidaysPanel } from './schedule/HolidaysPanel';
 import { ScheduleEditor } from './schedule/ScheduleEditor';
 import { parseScheduleRead, type Conflict, type Schedule, type ScheduleRead } from './schedule/schedule';
 import './staff.css';
-import './audit.css';
 import './schedule/schedule.css';
 
 const nameOf = (schedule: Schedule, locale: Locale) => schedule.name[locale] || schedule.name.en || schedule.name.ja || schedule.counselorId;

@@ -18,8 +18,8 @@ import { selectAuthUser, selectLocale } from '../store/selectors';
 import { InviteForm } from './team/InviteForm';
 import { AccessDialog, RoleDialog } from './team/MemberDialogs';
 import { counselorName, parseTeam, type Member, type Team } from './team/team';
+import { StaffTable } from './StaffTable';
 import './staff.css';
-import './audit.css'; // the scrolling table region, shared with the audit log
 import './team/team.css';
 
 /** A day in the viewer's zone: "2025/03/03" / "Mar 3, 2025". */
@@ -90,61 +90,58 @@ function TeamList({ clinicId }: { clinicId: string }) {
       )}
       {team !== null && (
         <>
-          <div className="staff-audit-scroll" role="region" aria-labelledby="team-caption" tabIndex={0}>
-            <table className="staff-audit-table staff-team-table">
-              <caption id="team-caption">{t('team.caption', { count: team.staff.length })}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('team.column.email')}</th>
-                  <th scope="col">{t('team.column.role')}</th>
-                  <th scope="col">{t('team.column.secondFactor')}</th>
-                  <th scope="col">{t('team.column.invited')}</th>
-                  <th scope="col">{t('team.column.access')}</th>
-                  <th scope="col">{t('team.column.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {team.staff.map((member) => (
-                  <tr key={member.staffId} data-removed={member.removedAt !== null || undefined}>
-                    <td className="staff-audit-email">{member.email}</td>
-                    <td>
-                      <span>{t(`team.roles.${member.role}`)}</span>
-                      {member.role === 'counselor' && <span className="staff-booking-detail">{counselorOf(member)}</span>}
-                    </td>
-                    <td>{member.secondFactor ? t('team.secondFactor.yes') : t('team.secondFactor.no')}</td>
-                    <td>{day(member.invitedAt, locale)}</td>
-                    <td>{member.removedAt === null ? t('team.access.active') : t('team.access.removed', { day: day(member.removedAt, locale) })}</td>
-                    <td>
-                      <div className="staff-team-actions">
-                      {member.removedAt === null && (
-                        <button
-                          type="button"
-                          className="secondary"
-                          aria-label={t('team.changeRoleOf', { email: member.email })}
-                          onClick={() => {
-                            setOpen({ kind: 'role', member });
-                          }}
-                        >
-                          {t('team.changeRole')}
-                        </button>
-                      )}
-                      <button
-                        type="button"
-                        className="secondary"
-                        aria-label={t(member.removedAt === null ? 'team.removeOf' : 'team.restoreOf', { email: member.email })}
-                        onClick={() => {
-                          setOpen({ kind: 'access', member });
-                        }}
-                      >
-                        {t(member.removedAt === null ? 'team.remove' : 'team.restore')}
-                      </button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <StaffTable
+            labelId="team-caption"
+            caption={t('team.caption', { count: team.staff.length })}
+            className="staff-team-table"
+            columns={[
+              t('team.column.email'),
+              t('team.column.role'),
+              t('team.column.secondFactor'),
+              t('team.column.invited'),
+              t('team.column.access'),
+              t('team.column.actions'),
+            ]}
+          >
+            {team.staff.map((member) => (
+              <tr key={member.staffId} data-removed={member.removedAt !== null || undefined}>
+                <td className="staff-audit-email">{member.email}</td>
+                <td>
+                  <span>{t(`team.roles.${member.role}`)}</span>
+                  {member.role === 'counselor' && <span className="staff-booking-detail">{counselorOf(member)}</span>}
+                </td>
+                <td>{member.secondFactor ? t('team.secondFactor.yes') : t('team.secondFactor.no')}</td>
+                <td>{day(member.invitedAt, locale)}</td>
+                <td>{member.removedAt === null ? t('team.access.active') : t('team.access.removed', { day: day(member.removedAt, locale) })}</td>
+                <td>
+                  <div className="staff-team-actions">
+                  {member.removedAt === null && (
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={t('team.changeRoleOf', { email: member.email })}
+                      onClick={() => {
+                        setOpen({ kind: 'role', member });
+                      }}
+                    >
+                      {t('team.changeRole')}
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={t(member.removedAt === null ? 'team.removeOf' : 'team.restoreOf', { email: member.email })}
+                    onClick={() => {
+                      setOpen({ kind: 'access', member });
+                    }}
+                  >
+                    {t(member.removedAt === null ? 'team.remove' : 'team.restore')}
+                  </button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </StaffTable>
           <InviteForm clinicId={clinicId} counselors={team.counselors} onInvited={reload} />
         </>
       )}

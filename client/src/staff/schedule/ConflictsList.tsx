@@ -10,6 +10,7 @@ import type { Locale } from '../../i18n/locale';
 import { clockOf, startOf } from '../instants';
 import { MoveDialog } from './MoveDialog';
 import type { Conflict } from './schedule';
+import { StaffTable } from '../StaffTable';
 
 interface Props {
   clinicId: string;
@@ -38,48 +39,44 @@ export function ConflictsList({ clinicId, conflicts, zone, locale, counselorName
       <p role="status" className="hint">
         {said}
       </p>
-      <div className="staff-audit-scroll" role="region" aria-labelledby="schedule-conflicts-title" tabIndex={0}>
-        <table className="staff-audit-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('schedule.conflicts.when')}</th>
-              <th scope="col">{t('schedule.conflicts.person')}</th>
-              <th scope="col">{t('schedule.conflicts.counselor')}</th>
-              <th scope="col">{t('schedule.conflicts.status')}</th>
-              <th scope="col">{t('schedule.conflicts.action')}</th>
+      <StaffTable
+        labelId="schedule-conflicts-title"
+        columns={[
+          t('schedule.conflicts.when'),
+          t('schedule.conflicts.person'),
+          t('schedule.conflicts.counselor'),
+          t('schedule.conflicts.status'),
+          t('schedule.conflicts.action'),
+        ]}
+      >
+        {conflicts.map((conflict) => {
+          const name = conflict.name === '' ? t('schedule.conflicts.noName') : conflict.name;
+          // A conflict in `draft` is a live hold (docs/protocol.md "Schedules"): shown as one.
+          const status = conflict.status === 'draft' ? 'hold' : conflict.status;
+          return (
+            <tr key={conflict.appointmentId}>
+              <td>
+                <time dateTime={conflict.start}>{startOf(conflict.start, zone, locale)}</time>–{clockOf(conflict.end, zone, locale)}
+              </td>
+              <td>{name}</td>
+              <td>{counselorName(conflict.counselorId)}</td>
+              <td>{t(`status.${status}`, { defaultValue: status })}</td>
+              <td className="schedule-conflict-actions">
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => {
+                    setMoving(conflict);
+                  }}
+                >
+                  {t('schedule.move.button', { name })}
+                </button>{' '}
+                <Link to={`/staff/appointments/${encodeURIComponent(conflict.appointmentId)}`}>{t('schedule.conflicts.open', { name })}</Link>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {conflicts.map((conflict) => {
-              const name = conflict.name === '' ? t('schedule.conflicts.noName') : conflict.name;
-              // A conflict in `draft` is a live hold (docs/protocol.md "Schedules"): shown as one.
-              const status = conflict.status === 'draft' ? 'hold' : conflict.status;
-              return (
-                <tr key={conflict.appointmentId}>
-                  <td>
-                    <time dateTime={conflict.start}>{startOf(conflict.start, zone, locale)}</time>–{clockOf(conflict.end, zone, locale)}
-                  </td>
-                  <td>{name}</td>
-                  <td>{counselorName(conflict.counselorId)}</td>
-                  <td>{t(`status.${status}`, { defaultValue: status })}</td>
-                  <td className="schedule-conflict-actions">
-                    <button
-                      type="button"
-                      className="secondary"
-                      onClick={() => {
-                        setMoving(conflict);
-                      }}
-                    >
-                      {t('schedule.move.button', { name })}
-                    </button>{' '}
-                    <Link to={`/staff/appointments/${encodeURIComponent(conflict.appointmentId)}`}>{t('schedule.conflicts.open', { name })}</Link>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </StaffTable>
       {moving !== null && (
         <MoveDialog
           clinicId={clinicId}
