@@ -31,9 +31,10 @@ from realtime.document_admin import (
 )
 from realtime.document_content import clean_title, file_too_large
 from realtime.errors import invalid_field
-from realtime.http import client_ip, identity_of, state_of
+from realtime.http import client_ip, identity_of
 from realtime.identity import Identity
 from realtime.rules import require_staff
+from realtime.state import state_of
 
 PREFIX = "/staff/documents/"
 # The form around the file (boundaries, part headers, the title) fits in this much.

@@ -1,6 +1,5 @@
 """HTTP routes: callables, the session probe, health, dev helpers and the client build."""
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -24,6 +23,7 @@ from realtime.document_admin import NO_SUCH_DOCUMENT, RETIRED_MESSAGE
 from realtime.errors import DEPENDENCY_ERRORS, FunctionError, invalid_field, unexpected_error
 from realtime.files import file_on_disk, full_path, metadata
 from realtime.functions.staff import export_intake, export_questionnaire
+from realtime.health import balancer_health, healthz
 from realtime.identity import Identity
 from realtime.jobs import JOBS
 from realtime.loadtest_sessions import KEY_HEADER as LOADTEST_KEY_HEADER
@@ -31,23 +31,16 @@ from realtime.loadtest_sessions import issue as issue_loadtest_session
 from realtime.payments.webhook import stripe_webhook
 from realtime.second_factor import add_staff, verify
 from realtime.signin import SignedIn, confirm, normalize_email
-from realtime.state import AppState
-from storage.db import ping
+from realtime.state import AppState, state_of
 from storage.repo_files import get_file
 from storage.repo_mail import latest_mails
 from storage.repo_users import create_session, get_or_create_user, revoke_session
 from storage.types import iso, utcnow
 
 log = logging.getLogger(__name__)
-HEALTH_TIMEOUT_SECONDS = 2.0
 # Paths that are never the client's (contract.json): an unknown one is a 404, not the app shell.
 API_PREFIXES = SERVER_PATH_PREFIXES
 NOT_AN_OBJECT = "The body must be a JSON object."
-
-
-def state_of(request: Request) -> AppState:
-    state: AppState = request.app.state.app
-    return state
 
 
 def error_response(error: FunctionError) -> JSONResponse:
@@ -197,29 +190,6 @@ async def sign_out(request: Request) -> Response:
     response = JSONResponse({"data": {"signedOut": True}})
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
-
-
-async def healthz(request: Request) -> Response:
-    state = state_of(request)
-    checks: dict[str, str] = {}
-    try:
-        async with asyncio.timeout(HEALTH_TIMEOUT_SECONDS), state.db.read() as session:
-            await ping(session)
-        checks["database"] = "ok"
-    except Exception:
-        checks["database"] = "down"
-    if state.redis is not None:
-        try:
-            async with asyncio.timeout(HEALTH_TIMEOUT_SECONDS):
-                await state.redis.ping()
-            checks["redis"] = "ok"
-        except Exception:
-            checks["redis"] = "down"
-    healthy = all(value == "ok" for value in checks.values())
-    return JSONResponse(
-        {"status": "ok" if healthy else "unavailable", **checks},
-        status_code=200 if healthy else 503,
-    )
 
 
 async def dev_token(request: Request) -> Response:
@@ -470,6 +440,7 @@ def routes(state: AppState) -> list[BaseRoute]:
         Route("/auth/totp", auth_totp, methods=["POST"]),
         Route("/auth/sign-out", sign_out, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
+        Route("/healthz/balancer", balancer_health, methods=["GET"]),
         Route("/stripe/webhook", stripe_webhook, methods=["POST"]),
         Route("/files/{clinicId}/{docId}/{locale}", stored_file, methods=["GET", "HEAD"]),
         Route(

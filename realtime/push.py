@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 REPLY_WAIT_SECONDS = 10.0
 # How many documents each node remembers the last delivered version of.
 VERSION_MEMORY = 100_000
+# How soon a node tries again to listen to Redis after losing it (python-socketio's own
+# listener doubles its pause up to 60 s: after an 8 s outage a node listened again only 7 s
+# after Redis was back, and its followers missed every push of that time).
+LISTEN_RETRY_SECONDS = 0.5
 
 
 class LatestVersions:
@@ -133,6 +137,28 @@ class OrderedRedisManager(IndexedRooms, socketio.AsyncRedisManager, FrameBroadca
         payload = data[0] if isinstance(data, list) and data else None
         if _ends_session(message.get("event"), payload, message.get("room")):
             await _disconnect_room(self, message["room"])
+
+    async def _redis_listen_with_retries(self) -> AsyncIterator[Any]:
+        """python-socketio's listener (socketio/async_redis_manager.py), but trying again
+        every LISTEN_RETRY_SECONDS instead of ever longer: a node that is not listening
+        delivers no push, not even its own (they come back to it through Redis)."""
+        lost = False
+        while True:
+            try:
+                self._redis_connect()
+                await self.pubsub.subscribe(self.channel)
+                if lost:
+                    log.warning("listening to Redis again")
+                    lost = False
+                async for message in self.pubsub.listen():
+                    yield message
+            except Exception as exc:
+                if not lost:  # once per outage, not at every try
+                    log.warning(
+                        "not listening to Redis (%s); trying every %s s", exc, LISTEN_RETRY_SECONDS
+                    )
+                lost = True
+                await asyncio.sleep(LISTEN_RETRY_SECONDS)
 
 
 class DocumentLocks:

@@ -6,6 +6,7 @@ no module keeps a cache of its own (docs/architecture.md, "The layers")."""
 from dataclasses import dataclass
 
 import redis.asyncio as aioredis
+from starlette.requests import Request
 
 from realtime.booking.caches import BookingCaches
 from realtime.collections import Collection
@@ -28,3 +29,9 @@ class AppState:
     payments: PaymentProvider
     caches: BookingCaches  # of the booking hot paths, for this application's database
     collections: dict[str, Collection]  # live documents by path pattern (realtime/rules.py)
+
+
+def state_of(request: Request) -> AppState:
+    """The application's state, as an HTTP handler reaches it (set by create_app)."""
+    state: AppState = request.app.state.app
+    return state

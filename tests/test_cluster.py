@@ -7,13 +7,14 @@ import asyncio
 import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import httpx
 import pytest
 import pytest_asyncio
 
 from infra.cluster.cluster import Cluster
-from tests.support.clients import connect, sign_in
+from tests.support.clients import call_http, connect, sign_in
 from tests.support.databases import (
     create_postgres_database,
     drop_postgres_database,
@@ -34,6 +35,11 @@ BEFORE_SECONDS = 1.0
 AFTER_SECONDS = 2.0
 # Every follower live at the last version this long after the disturbance ended.
 LIVE_WITHIN_SECONDS = 10.0
+# Redis down this long: well past HAProxy's 2 s to take out a node whose check fails
+# (infra/cluster/haproxy.cfg.in: `inter 1s fall 2`).
+REDIS_DOWN_SECONDS = 8.0
+PROBE_INTERVAL = 0.2
+SERVICE = {"id": "cancer", "clinicId": "demo-clinic"}
 
 
 @dataclass
@@ -159,12 +165,58 @@ async def test_a_rolling_restart_loses_nothing(run: Run) -> None:
     assert outcome.live_after < LIVE_WITHIN_SECONDS
 
 
-async def test_pushes_resume_after_redis_restarts(run: Run) -> None:
-    async def restart_redis() -> None:
-        run.redis.stop()
-        await asyncio.to_thread(run.redis.start)
+@dataclass
+class Probes:
+    """What a person got through the balancer while Redis was down: each round signs in,
+    calls a function over HTTP and opens a new socket that subscribes."""
 
-    outcome = await under_load(run.cluster, "cluster-redis@example.com", restart_redis)
+    rounds: int = 0
+    failures: list[str] = field(default_factory=list)
+    # What `/healthz` (monitoring's check) answered through the balancer meanwhile.
+    health: set[int] = field(default_factory=set)
+
+    async def run(self, url: str, until: asyncio.Event) -> None:
+        while not until.is_set():
+            try:
+                await self._round(url)
+                self.rounds += 1
+            except Exception as exc:  # any failure a person would see
+                self.failures.append(repr(exc))
+            await asyncio.sleep(PROBE_INTERVAL)
+
+    async def _round(self, url: str) -> None:
+        someone = await sign_in(url, f"cluster-redis-probe-{self.rounds}@example.com")
+        code, reply = await call_http(url, "service-read", SERVICE, someone.token)
+        assert code == 200 and reply["data"]["category"] == "cancer", (code, reply)
+        async with connect(url, someone.token) as sock:
+            snapshot = (await sock.subscribe(f"users/{someone.uid}"))["snapshot"]
+            assert snapshot["version"] >= 1 and snapshot["data"], snapshot
+        async with httpx.AsyncClient(base_url=url, timeout=5) as http:
+            self.health.add((await http.get("/healthz")).status_code)
+
+
+async def test_a_redis_outage_longer_than_the_check_keeps_every_node_in(run: Run) -> None:
+    """Redis down for longer than HAProxy needs to take a failing node out (check every
+    1 s, out after 2 failures): the balancer checks `/healthz/balancer` (the database), so
+    the nodes stay in; people sign in, call functions and open sockets meanwhile, while
+    `/healthz` tells monitoring the truth (503). Once Redis is back, pushes resume and every
+    follower holds the last acknowledged version."""
+    probes = Probes()
+
+    async def redis_outage() -> None:
+        run.redis.stop()
+        done = asyncio.Event()
+        probing = asyncio.create_task(probes.run(run.cluster.url, done))
+        try:
+            await asyncio.sleep(REDIS_DOWN_SECONDS)
+        finally:
+            done.set()
+            await probing
+            await asyncio.to_thread(run.redis.start)
+
+    outcome = await under_load(run.cluster, "cluster-redis@example.com", redis_outage)
+    assert probes.failures == [] and probes.rounds >= REDIS_DOWN_SECONDS, probes
+    assert probes.health == {503}
     await assert_consistent(run.cluster, outcome)
     # Versions written after Redis came back reached the followers.
     assert outcome.writer.acked is not None

@@ -11,12 +11,7 @@ import pytest_asyncio
 
 from tests.support.booking import free_slots, person, run_job
 from tests.support.clients import connect, outbox, sign_in
-from tests.support.databases import (
-    REDIS_URL,
-    create_postgres_database,
-    drop_postgres_database,
-    redis_namespace,
-)
+from tests.support.multinode import two_nodes as both_nodes
 from tests.support.server import ServerProcess
 from tests.test_feed_window import SATO, Board, board, catch_up, clinic_day, hold, window
 from tests.test_reminders import DAY, booked, reminders
@@ -28,22 +23,8 @@ from tests.test_waitlist import day_of, expire_every_hold, later_slots, waiting
 async def two_nodes(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
-    name, url = await create_postgres_database()
-    logs = tmp_path_factory.mktemp("nodes")
-    env = {"DATABASE_URL": url, "REDIS_URL": REDIS_URL, "REDIS_NAMESPACE": redis_namespace()}
-    # Started together: migrations and demo data must cope with a concurrent start.
-    a = ServerProcess(env=env, log_path=logs / "a.log")
-    b = ServerProcess(env=env, log_path=logs / "b.log")
-    a.launch()
-    b.launch()
-    try:
-        await asyncio.to_thread(a.wait_ready)
-        await asyncio.to_thread(b.wait_ready)
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
-        await drop_postgres_database(name)
+    async with both_nodes(tmp_path_factory.mktemp("nodes")) as nodes:
+        yield nodes
 
 
 async def test_a_change_through_one_node_reaches_subscribers_on_the_other(

@@ -82,7 +82,10 @@ async def test_production_has_no_dev_endpoints(tmp_path: Path) -> None:
         server.stop()
 
 
-async def test_healthz_is_503_when_redis_is_down(tmp_path: Path) -> None:
+async def test_healthz_is_503_when_redis_is_down_but_the_balancer_keeps_the_node(
+    tmp_path: Path,
+) -> None:
+    """Monitoring hears of the outage; the balancer's check asks the database only."""
     server = ServerProcess(
         env={
             "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/r.db",
@@ -93,8 +96,11 @@ async def test_healthz_is_503_when_redis_is_down(tmp_path: Path) -> None:
     try:
         async with httpx.AsyncClient(base_url=server.url) as http:
             reply = await http.get("/healthz")
+            balancer = await http.get("/healthz/balancer")
         assert reply.status_code == 503
         assert reply.json()["redis"] == "down" and reply.json()["database"] == "ok"
+        assert balancer.status_code == 200
+        assert balancer.json() == {"status": "ok", "database": "ok"}
     finally:
         server.stop()
 
@@ -108,8 +114,12 @@ async def test_healthz_is_503_while_the_database_is_down_and_recovers(tmp_path: 
             down = await http.get("/healthz")
             assert down.status_code == 503
             assert down.json()["database"] == "down"
+            balancer = await http.get("/healthz/balancer")
+            assert balancer.status_code == 503
+            assert balancer.json() == {"status": "unavailable", "database": "down"}
             await set_connections_allowed(name, True)
             assert (await http.get("/healthz")).status_code == 200
+            assert (await http.get("/healthz/balancer")).status_code == 200
     finally:
         server.stop()
         await drop_postgres_database(name)
