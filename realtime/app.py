@@ -21,6 +21,7 @@ from realtime.http import EXCEPTION_HANDLERS, routes
 from realtime.jobs import run_forever
 from realtime.mail.outbox import Mailer
 from realtime.mail.smtp import SmtpDelivery
+from realtime.oidc.discovery import Directory
 from realtime.payments.local import start_local_stripe, wants_local_stripe
 from realtime.payments.provider import PaymentProvider, stripe_client
 from realtime.presence import run_session_checks
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None) -> Any:
         payments=PaymentProvider(stripe_client(settings)),
         caches=caches,
         collections=collections(db, caches),
+        oidc=Directory(timeout_seconds=settings.oidc_http_timeout_seconds),
     )
     bind_events(sio, state)
 

@@ -38,6 +38,10 @@ DOCUMENT_UPLOAD = "document.upload"
 DOCUMENT_RETIRE = "document.retire"
 STAFF_INVITE = "staff.invite"
 STAFF_UPDATE = "staff.update"
+# A member's first sign-in at the clinic's identity provider linked them to its subject
+# (realtime/oidc/flow.py); the identity provider set or changed (realtime/oidc/admin.py).
+STAFF_OIDC_LINK = "staff.oidcLink"
+IDENTITY_PROVIDER_UPDATE = "identityProvider.update"
 
 
 async def record(

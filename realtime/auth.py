@@ -9,6 +9,8 @@ from datetime import timedelta
 from http.cookies import SimpleCookie
 from typing import Any
 
+from starlette.responses import Response
+
 from realtime.identity import Identity, SecondFactor
 from realtime.state import AppState
 from storage.repo_users import SessionOwner, owner_of_session, owner_of_token
@@ -95,3 +97,12 @@ def _second_factor(owner: SessionOwner) -> SecondFactor:
     if owner.second_factor_passed:
         return "ok"
     return "required" if owner.totp_confirmed else "enrol"
+
+
+def set_session_cookie(response: Response, token: str, *, https: bool) -> None:
+    """The browser's session: HttpOnly (no script reads it), SameSite=Lax (sent on the
+    top-level navigations that bring a person back from an identity provider, not on
+    another site's requests), Secure under https."""
+    response.set_cookie(
+        SESSION_COOKIE, token, httponly=True, samesite="lax", secure=https, path="/"
+    )

@@ -38,3 +38,6 @@ CLIENT_ROUTES: Final[tuple[str, ...]] = (
 PATIENT_ROLES: Final[dict[str, tuple[int, ...]]] = {
     group: tuple(codes) for group, codes in _CONTRACT["patientRoles"].items()
 }
+# Why a sign-in at a clinic's OpenID Connect provider ended on the sign-in screen
+# (`/?staffSignIn=<reason>`, realtime/oidc/flow.py); the client words each in ja and en.
+STAFF_SIGN_IN_ERRORS: Final[tuple[str, ...]] = tuple(_CONTRACT["staffSignInErrors"])

@@ -10,7 +10,13 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from realtime.auth import SESSION_COOKIE, bearer_from_headers, cookie_token, resolve
+from realtime.auth import (
+    SESSION_COOKIE,
+    bearer_from_headers,
+    cookie_token,
+    resolve,
+    set_session_cookie,
+)
 from realtime.bodies import parse_object
 from realtime.calendar.appointment import appointment_calendar
 from realtime.calendar.serve import calendar_feed
@@ -28,6 +34,7 @@ from realtime.identity import Identity
 from realtime.jobs import JOBS
 from realtime.loadtest_sessions import KEY_HEADER as LOADTEST_KEY_HEADER
 from realtime.loadtest_sessions import issue as issue_loadtest_session
+from realtime.oidc.routes import oidc_routes
 from realtime.payments.webhook import stripe_webhook
 from realtime.second_factor import add_staff, verify
 from realtime.signin import SignedIn, confirm, normalize_email
@@ -145,13 +152,8 @@ def signed_in_response(state: AppState, signed_in: SignedIn) -> JSONResponse:
     response = JSONResponse(
         {"data": {"uid": signed_in.uid, "email": signed_in.email, "token": signed_in.token}}
     )
-    response.set_cookie(
-        SESSION_COOKIE,
-        signed_in.token,
-        httponly=True,
-        samesite="lax",
-        secure=state.settings.public_url.startswith("https://"),
-        path="/",
+    set_session_cookie(
+        response, signed_in.token, https=state.settings.public_url.startswith("https://")
     )
     return response
 
@@ -439,6 +441,7 @@ def routes(state: AppState) -> list[BaseRoute]:
         Route("/auth/confirm", auth_confirm, methods=["POST"]),
         Route("/auth/totp", auth_totp, methods=["POST"]),
         Route("/auth/sign-out", sign_out, methods=["POST"]),
+        *oidc_routes(),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/healthz/balancer", balancer_health, methods=["GET"]),
         Route("/stripe/webhook", stripe_webhook, methods=["POST"]),

@@ -20,6 +20,9 @@
   again once due, with growing pauses, each claimed by one node (realtime/mail/delivery.py).
 - send-reminders: the reminder mails of confirmed bookings at each clinic's offsets before
   the start, each sent once across nodes and reruns (realtime/booking/reminders.py).
+- oidc-recheck: staff sessions signed in at a clinic's identity provider are asked about
+  there again, and end when the person lost access or the session its maximum length
+  (realtime/oidc/recheck.py).
 """
 
 import asyncio
@@ -36,6 +39,7 @@ from realtime.booking.deidentify import ENDED_STATUSES, deidentify
 from realtime.booking.expiry import expire_unpaid
 from realtime.booking.reminders import send_reminders
 from realtime.changes import Change, changing
+from realtime.oidc.recheck import recheck_sessions
 from realtime.paths import appointment_path
 from realtime.payments.apply import Kind, apply_checkout, refund
 from realtime.presence import check_sessions, forget_stale_presence
@@ -264,6 +268,7 @@ SCHEDULED: dict[str, Job] = {
     "deliver-mail": deliver_mail,
     "purge-retained": purge_retained,
     "send-reminders": send_reminders,
+    "oidc-recheck": recheck_sessions,
 }
 # Also runnable at a set time through POST /dev/jobs/{name} (development and tests).
 # Session checks have their own, faster loop (realtime/presence.py).

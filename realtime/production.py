@@ -85,3 +85,18 @@ def production_problems(
     if parts.scheme != "https" or not parts.hostname:
         problems.append("PUBLIC_URL must be an https:// address in production")
     return problems + _stripe_problems(stripe_secret_key, stripe_webhook_secret)
+
+
+def oidc_problems(*, issuers: dict[str, str], production: bool) -> list[str]:
+    """A provider's issuer is an https:// address in production (its keys and tokens travel
+    over it); plain http:// is for the local provider in development and tests."""
+    problems = []
+    for clinic_id, issuer in sorted(issuers.items()):
+        parts = urlsplit(issuer)
+        allowed = ("https",) if production else ("https", "http")
+        if parts.scheme not in allowed or not parts.hostname:
+            problems.append(
+                f"OIDC_PROVIDERS: the issuer of clinic {clinic_id} must be an https:// address"
+                + (" in production" if production else " (or http:// outside production)")
+            )
+    return problems

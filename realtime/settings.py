@@ -13,11 +13,13 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from realtime.budget import BURST, RATE
 from realtime.contract import INACTIVITY_LOGOUT_SECONDS, INACTIVITY_WARNING_SECONDS
+from realtime.oidc.setting import ProviderSetting
 from realtime.production import (
     DEFAULT_SECRET,
     DEFAULT_STRIPE_SECRET_KEY,
     DEFAULT_STRIPE_WEBHOOK_SECRET,
     loadtest_problems,
+    oidc_problems,
     production_problems,
 )
 from storage.db import MAX_OVERFLOW, POOL_SIZE
@@ -125,6 +127,19 @@ class Settings(BaseSettings):
     # Events per socket: a burst at once, then so many a second (realtime/budget.py).
     socket_event_burst: int = BURST
     socket_events_per_second: float = RATE
+    # Staff sign-in through a clinic's OpenID Connect provider (realtime/oidc): clinic id ->
+    # {"name", "issuer", "clientId", "clientSecret", "mfaAcr"} as JSON. A clinic named here
+    # uses this one; others may set theirs in the staff workspace (/staff/identity).
+    oidc_providers: dict[str, ProviderSetting] = {}
+    # A sign-in started at a provider must come back within this time, once.
+    oidc_login_ttl_seconds: int = Field(default=600, ge=60, le=3600)
+    # A session signed in there is asked about again at the provider this often (its refresh
+    # token), and lasts at most OIDC_SESSION_MAX_SECONDS whatever the provider says.
+    oidc_check_seconds: int = Field(default=300, ge=30)
+    oidc_session_max_seconds: int = Field(default=12 * 3600, ge=300)
+    # Clock difference allowed with a provider (ID token `exp`, `iat`).
+    oidc_clock_skew_seconds: int = Field(default=60, ge=0, le=600)
+    oidc_http_timeout_seconds: float = 10.0
     log_level: str = "info"
     # Load tests of a staging deployment (docs/security.md, "Load-test sessions"): with a
     # key set, POST /auth/loadtest-session issues sessions for @loadtest.invalid addresses
@@ -144,6 +159,10 @@ class Settings(BaseSettings):
                 stripe_secret_key=self.stripe_secret_key,
                 stripe_webhook_secret=self.stripe_webhook_secret,
             )
+        problems += oidc_problems(
+            issuers={clinic: p.issuer for clinic, p in self.oidc_providers.items()},
+            production=self.app_env == "production",
+        )
         problems += loadtest_problems(
             loadtest_key=self.loadtest_key,
             production=self.app_env == "production",

@@ -23,12 +23,14 @@ from realtime.entry import resolve_entry
 from realtime.errors import FunctionError
 from realtime.mail.render import render
 from realtime.mail.signature import signature_of
+from realtime.oidc.config import provider_of
 from realtime.ratelimit import enforce_each
 from realtime.state import AppState
 from realtime.text import clean, half_width
 from storage.db import AsyncSession
 from storage.models import SignInLink
 from storage.repo_signin import add_link, link_for_update, lock_links_of, retire_other_links
+from storage.repo_staff import staff_member
 from storage.repo_users import create_session, get_or_create_user, hash_token
 from storage.types import utcnow
 
@@ -37,6 +39,7 @@ MAX_EMAIL_LENGTH = 254
 INVALID_EMAIL = "Invalid email address."
 LINK_INVALID = "The authentication link is no longer valid. Please start a new session."
 EMAIL_MISMATCH = "This is not the address the link was sent to."
+USE_IDENTITY_PROVIDER = "Staff of this clinic sign in with the clinic's identity provider."
 
 
 def normalize_email(value: object) -> str:
@@ -159,6 +162,21 @@ async def confirm(state: AppState, *, email: object, token: object) -> SignedIn:
     return signed_in
 
 
+async def _refuse_provider_staff(state: AppState, session: AsyncSession, address: str) -> None:
+    """Staff of a clinic with its own identity provider sign in there only (realtime/oidc):
+    a person removed at the provider must not keep a way in by mail. The link stays
+    unused (the refusal rolls back), and says where to go instead."""
+    member = await staff_member(session, email=address)
+    if member is None or member.removed_at is not None:
+        return
+    if await provider_of(state.settings, session, member.clinic_id) is not None:
+        raise FunctionError(
+            "PERMISSION_DENIED",
+            USE_IDENTITY_PROVIDER,
+            {"reason": "use-identity-provider", "clinicId": member.clinic_id},
+        )
+
+
 async def _use_link(
     state: AppState, session: AsyncSession, *, address: str, token: str
 ) -> SignedIn | None:
@@ -174,6 +192,7 @@ async def _use_link(
             raise email_mismatch()
         link.used_at = now
         return None
+    await _refuse_provider_staff(state, session, address)
     link.used_at = now
     # An older (or newer) mail left in an inbox must not sign anyone in any more.
     await retire_other_links(session, used=link, at=now)

@@ -131,6 +131,9 @@ class StaffMember(SQLModel, table=True):
     with its second factor (docs/protocol.md, "Staff sign-in and roles")."""
 
     __tablename__ = "staff_members"
+    __table_args__ = (
+        Index("ix_staff_members_oidc_subject", "oidc_issuer", "oidc_subject", unique=True),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     email: str = Field(max_length=320, unique=True)
@@ -147,6 +150,10 @@ class StaffMember(SQLModel, table=True):
     invited_by: str | None = Field(default=None, max_length=64)
     invited_at: datetime | None = _ts(nullable=True)
     removed_at: datetime | None = _ts(nullable=True)
+    # The clinic's OpenID Connect provider's subject of this member (realtime/oidc): set on
+    # their first sign-in there, by a verified e-mail; a subject is one member's only.
+    oidc_issuer: str | None = Field(default=None, max_length=500)
+    oidc_subject: str | None = Field(default=None, max_length=255)
 
 
 class StaffRecoveryCode(SQLModel, table=True):
@@ -193,6 +200,58 @@ class AuthSession(SQLModel, table=True):
     revoked_at: datetime | None = _ts(nullable=True)
     # A staff session is limited until its second factor passed (POST /auth/totp).
     second_factor_at: datetime | None = _ts(nullable=True)
+
+
+class ClinicIdentityProvider(SQLModel, table=True):
+    """A clinic's OpenID Connect provider as its clinic_admin set it (the OIDC_PROVIDERS
+    setting names others, and wins): the client secret only sealed (realtime/oidc/sealing.py)."""
+
+    __tablename__ = "clinic_identity_providers"
+
+    clinic_id: str = Field(foreign_key="clinics.id", primary_key=True, max_length=64)
+    name: str = Field(max_length=80)  # what the button says: "Sign in with <name>"
+    issuer: str = Field(max_length=500)
+    client_id: str = Field(max_length=255)
+    client_secret_sealed: str | None = Field(default=None, max_length=1000)
+    # `acr` values the provider sends for a multi-factor sign-in (besides `amr` "mfa").
+    mfa_acr: list[str] = Field(default_factory=list, sa_column=Column(JSONDocument, nullable=False))
+    updated: datetime = _ts()
+    updated_by: str = Field(max_length=64)
+    version: int = 1
+
+
+class OidcLogin(SQLModel, table=True):
+    """One sign-in at a clinic's provider under way: its state (kept as a SHA-256), nonce and
+    PKCE verifier, bound to the browser that started it (a cookie's hash); used once."""
+
+    __tablename__ = "oidc_logins"
+
+    id: int | None = Field(default=None, primary_key=True)
+    state_hash: str = Field(max_length=64, unique=True)
+    browser_hash: str = Field(max_length=64)
+    clinic_id: str = Field(max_length=64)
+    nonce: str = Field(max_length=128)
+    code_verifier: str = Field(max_length=128)
+    next_path: str | None = Field(default=None, max_length=500)
+    created: datetime = _ts()
+    expires_at: datetime = _ts(index=True)
+    used_at: datetime | None = _ts(nullable=True)
+
+
+class OidcSession(SQLModel, table=True):
+    """A session signed in through a clinic's provider: checked again at the provider every
+    OIDC_CHECK_SECONDS (its refresh token, sealed) and over at `expires_at` in any case."""
+
+    __tablename__ = "oidc_sessions"
+
+    session_id: int = Field(foreign_key="auth_sessions.id", primary_key=True)
+    clinic_id: str = Field(max_length=64)
+    issuer: str = Field(max_length=500)
+    subject: str = Field(max_length=255)
+    refresh_token_sealed: str | None = Field(default=None, max_length=8000)
+    expires_at: datetime = _ts()
+    next_check_at: datetime = _ts(index=True)
+    checked_at: datetime | None = _ts(nullable=True)
 
 
 class Appointment(SQLModel, table=True):

@@ -93,6 +93,13 @@ export function isLinkInvalid(error: unknown): boolean {
   return refusalReason(error) === 'link-invalid';
 }
 
+/** POST /auth/confirm refused a staff member of a clinic that signs its staff in at its own identity provider. */
+export function isProviderStaff(error: unknown): boolean {
+  if (!(error instanceof FunctionsError) || error.code !== 'permission-denied') return false;
+  const { details } = error;
+  return typeof details === 'object' && details !== null && (details as { reason?: unknown }).reason === 'use-identity-provider';
+}
+
 /** POST /auth/confirm refused the address (not the one the link went to); the link still works. */
 export function isEmailMismatch(error: unknown): boolean {
   return refusalReason(error) === 'email-mismatch';

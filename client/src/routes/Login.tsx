@@ -2,9 +2,13 @@ import { useSearchParams } from 'react-router';
 import { ScreenPlaceholder } from '../components/ScreenPlaceholder';
 import { EntryService } from '../auth/EntryService';
 import { entryFromQuery, SignInPanel } from '../auth/SignInPanel';
+import { IdentityProviderSignIn } from '../auth/IdentityProviderSignIn';
 import { useQueryLocale } from '../i18n/useQueryLocale';
 
-/** `/` (query locale, clinicId, serviceId, next): ask for a sign-in link by e-mail, naming the service asked for (`/pgt`). */
+/**
+ * `/` (query locale, clinicId, serviceId, next, staffSignIn): ask for a sign-in link by e-mail, naming the service asked
+ * for (`/pgt`); on the way to the staff workspace, also sign in at a clinic's own identity provider.
+ */
 export default function Login() {
   useQueryLocale();
   const [search] = useSearchParams();
@@ -12,6 +16,7 @@ export default function Login() {
   return (
     <ScreenPlaceholder screen="login">
       <EntryService entry={entry} />
+      <IdentityProviderSignIn />
       <SignInPanel entry={entry} />
     </ScreenPlaceholder>
   );

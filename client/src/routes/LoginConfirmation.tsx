@@ -2,7 +2,15 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { analytics } from '../analytics';
-import { emailForSignIn, forgetEmailForSignIn, isEmailMismatch, isLinkInvalid, nextForSignIn, signInEntry } from '../auth/emailLink';
+import {
+  emailForSignIn,
+  forgetEmailForSignIn,
+  isEmailMismatch,
+  isLinkInvalid,
+  isProviderStaff,
+  nextForSignIn,
+  signInEntry,
+} from '../auth/emailLink';
 import { auth } from '../auth/session';
 import { CheckInbox } from '../auth/CheckInbox';
 import { EmailForm } from '../auth/EmailForm';
@@ -23,7 +31,9 @@ type Phase =
   /** Used, expired, spent or missing link: start a new session (docs/product.md "The booking flow"). */
   | { kind: 'invalid'; email: string | null }
   /** Anything else (offline, server error): the link may still work; try again. */
-  | { kind: 'failed'; email: string; errorKey: ReturnType<typeof errorMessageKey> };
+  | { kind: 'failed'; email: string; errorKey: ReturnType<typeof errorMessageKey> }
+  /** A staff member of a clinic with its own identity provider: they sign in there. */
+  | { kind: 'useProvider' };
 
 /**
  * `/login-confirmation?token=...`: signs in with the link's token and the address remembered
@@ -66,6 +76,9 @@ export default function LoginConfirmation() {
       (error: unknown) => {
         if (isEmailMismatch(error)) {
           setPhase({ kind: 'reenter', mismatched: email });
+        } else if (isProviderStaff(error)) {
+          clearToken();
+          setPhase({ kind: 'useProvider' });
         } else if (isLinkInvalid(error)) {
           clearToken();
           setPhase({ kind: 'invalid', email });
@@ -107,6 +120,15 @@ export default function LoginConfirmation() {
         <p className="hint">{t('routes:loginConfirmation.otherDevice')}</p>
         <p>{t('errors:reenterEmail')}</p>
       </EmailForm>
+    );
+  } else if (phase.kind === 'useProvider') {
+    content = (
+      <div className="card">
+        <ErrorText>{t('errors:useIdentityProvider')}</ErrorText>
+        <p>
+          <Link to={`/?${new URLSearchParams({ next: STAFF_HOME }).toString()}`}>{t('routes:loginConfirmation.backToLogin')}</Link>
+        </p>
+      </div>
     );
   } else if (phase.kind === 'failed') {
     content = (
