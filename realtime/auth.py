@@ -9,9 +9,10 @@ from datetime import timedelta
 from http.cookies import SimpleCookie
 from typing import Any
 
-from realtime.identity import Identity, SecondFactor
+from realtime.identity import Identity, LinkScope, SecondFactor
+from realtime.link_tokens import OPEN_STATUSES
 from realtime.state import AppState
-from storage.repo_users import SessionOwner, owner_of_session, owner_of_token
+from storage.repo_users import LinkedAppointment, SessionOwner, owner_of_session, owner_of_token
 from storage.types import utcnow
 
 SESSION_COOKIE = "gc_session"
@@ -56,19 +57,23 @@ async def resolve_owner(state: AppState, token: str | None) -> SessionOwner | No
     socket's connect needs both: one point read, realtime/sockets.py)."""
     if not token or len(token) > MAX_TOKEN_LENGTH:
         return None
-    active_since = utcnow() - timedelta(seconds=state.settings.inactivity_seconds)
+    now = utcnow()
+    active_since = now - timedelta(seconds=state.settings.inactivity_seconds)
     return await state.db.run_read(
-        lambda statements: owner_of_token(statements, token=token, active_since=active_since)
+        lambda statements: owner_of_token(
+            statements, token=token, active_since=active_since, now=now
+        )
     )
 
 
 async def resolve_again(state: AppState, who: Identity) -> Identity | None:
     """The identity of a session read again (a socket's, whose session may have passed its
     second factor since the handshake); None once the session is over."""
-    active_since = utcnow() - timedelta(seconds=state.settings.inactivity_seconds)
+    now = utcnow()
+    active_since = now - timedelta(seconds=state.settings.inactivity_seconds)
     owner = await state.db.run_read(
         lambda statements: owner_of_session(
-            statements, session_id=who.session_id, active_since=active_since
+            statements, session_id=who.session_id, active_since=active_since, now=now
         )
     )
     return identity_of(owner)
@@ -78,6 +83,8 @@ def identity_of(owner: SessionOwner | None) -> Identity | None:
     """The identity a session's owner signs in as."""
     if owner is None:
         return None
+    if owner.link is not None:
+        return _link_identity(owner, owner.link)
     staff = owner.staff_role is not None
     return Identity(
         uid=owner.uid,
@@ -95,3 +102,30 @@ def _second_factor(owner: SessionOwner) -> SecondFactor:
     if owner.second_factor_passed:
         return "ok"
     return "required" if owner.totp_confirmed else "enrol"
+
+
+def _link_identity(owner: SessionOwner, linked: LinkedAppointment) -> Identity | None:
+    """The identity of a mail link's session: a client scoped to its one appointment, only
+    while that appointment can still change (cancelled, ended or erased: the session is
+    over). Never staff, whoever the address is."""
+    if (
+        linked.status not in OPEN_STATUSES
+        or linked.clinic_id is None
+        or linked.service_id is None
+        or linked.expires_at is None
+    ):
+        return None
+    return Identity(
+        uid=owner.uid,
+        email=owner.email,
+        session_id=owner.session_id,
+        role="client",
+        clinic_id=None,
+        link=LinkScope(
+            purpose=linked.purpose,
+            appointment_id=linked.appointment_id,
+            clinic_id=linked.clinic_id,
+            service_id=linked.service_id,
+            expires_at=linked.expires_at,
+        ),
+    )
