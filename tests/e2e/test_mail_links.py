@@ -34,7 +34,8 @@ async def mailed_link(base: str, email: str, kind: str) -> str:
         "booking": [x for x in links if "/b/booking" in x and "action=" not in x],
     }[kind]
     assert len(chosen) == 1 and chosen[0] in mail["text"], links
-    return chosen[0]
+    link: str = chosen[0]
+    return link
 
 
 async def page_in(browser: Browser, lang: str, zone: str, size: tuple[int, int]) -> Page:
