@@ -19,6 +19,8 @@ from realtime.document_routes import UPLOAD_BODY, document_routes
 from realtime.files import store_demo_documents
 from realtime.http import EXCEPTION_HANDLERS, routes
 from realtime.jobs import run_forever
+from realtime.link_tokens import LinkSigner
+from realtime.mail.links import MailLinks
 from realtime.mail.outbox import Mailer
 from realtime.mail.smtp import SmtpDelivery
 from realtime.oidc.discovery import Directory
@@ -55,7 +57,7 @@ def create_app(settings: Settings | None = None) -> Any:
         db=db,
         publisher=Publisher(sio),
         redis=redis,
-        mailer=Mailer(db, smtp, settings.public_url),
+        mailer=Mailer(db, smtp, MailLinks(settings.public_url, LinkSigner(settings.secret_key))),
         limiter=create_limiter(redis, settings.redis_namespace),
         payments=PaymentProvider(stripe_client(settings)),
         caches=caches,

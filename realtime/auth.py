@@ -11,9 +11,10 @@ from typing import Any
 
 from starlette.responses import Response
 
-from realtime.identity import Identity, SecondFactor
+from realtime.identity import Identity, LinkScope, SecondFactor
+from realtime.link_tokens import OPEN_STATUSES
 from realtime.state import AppState
-from storage.repo_users import SessionOwner, owner_of_session, owner_of_token
+from storage.repo_users import LinkedAppointment, SessionOwner, owner_of_session, owner_of_token
 from storage.types import utcnow
 
 SESSION_COOKIE = "gc_session"
@@ -58,19 +59,23 @@ async def resolve_owner(state: AppState, token: str | None) -> SessionOwner | No
     socket's connect needs both: one point read, realtime/sockets.py)."""
     if not token or len(token) > MAX_TOKEN_LENGTH:
         return None
-    active_since = utcnow() - timedelta(seconds=state.settings.inactivity_seconds)
+    now = utcnow()
+    active_since = now - timedelta(seconds=state.settings.inactivity_seconds)
     return await state.db.run_read(
-        lambda statements: owner_of_token(statements, token=token, active_since=active_since)
+        lambda statements: owner_of_token(
+            statements, token=token, active_since=active_since, now=now
+        )
     )
 
 
 async def resolve_again(state: AppState, who: Identity) -> Identity | None:
     """The identity of a session read again (a socket's, whose session may have passed its
     second factor since the handshake); None once the session is over."""
-    active_since = utcnow() - timedelta(seconds=state.settings.inactivity_seconds)
+    now = utcnow()
+    active_since = now - timedelta(seconds=state.settings.inactivity_seconds)
     owner = await state.db.run_read(
         lambda statements: owner_of_session(
-            statements, session_id=who.session_id, active_since=active_since
+            statements, session_id=who.session_id, active_since=active_since, now=now
         )
     )
     return identity_of(owner)
@@ -80,6 +85,8 @@ def identity_of(owner: SessionOwner | None) -> Identity | None:
     """The identity a session's owner signs in as."""
     if owner is None:
         return None
+    if owner.link is not None:
+        return _link_identity(owner, owner.link)
     staff = owner.staff_role is not None
     return Identity(
         uid=owner.uid,
@@ -105,4 +112,31 @@ def set_session_cookie(response: Response, token: str, *, https: bool) -> None:
     another site's requests), Secure under https."""
     response.set_cookie(
         SESSION_COOKIE, token, httponly=True, samesite="lax", secure=https, path="/"
+    )
+
+
+def _link_identity(owner: SessionOwner, linked: LinkedAppointment) -> Identity | None:
+    """The identity of a mail link's session: a client scoped to its one appointment, only
+    while that appointment can still change (cancelled, ended or erased: the session is
+    over). Never staff, whoever the address is."""
+    if (
+        linked.status not in OPEN_STATUSES
+        or linked.clinic_id is None
+        or linked.service_id is None
+        or linked.expires_at is None
+    ):
+        return None
+    return Identity(
+        uid=owner.uid,
+        email=owner.email,
+        session_id=owner.session_id,
+        role="client",
+        clinic_id=None,
+        link=LinkScope(
+            purpose=linked.purpose,
+            appointment_id=linked.appointment_id,
+            clinic_id=linked.clinic_id,
+            service_id=linked.service_id,
+            expires_at=linked.expires_at,
+        ),
     )

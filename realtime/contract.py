@@ -21,6 +21,10 @@ INACTIVITY_LOGOUT_SECONDS: Final[int] = int(_CONTRACT["inactivityLogoutSeconds"]
 INACTIVITY_WARNING_SECONDS: Final[int] = int(_CONTRACT["inactivityWarningSeconds"])
 # The answer time /contact-confirmation and the contact acknowledgement mail promise.
 CONTACT_REPLY_BUSINESS_DAYS: Final[int] = int(_CONTRACT["contactReplyBusinessDays"])
+# What a booking mail's signed link is for (realtime/link_tokens.py), and the query
+# parameter that carries it (realtime/mail/links.py, client/src/auth/linkSession.ts).
+LINK_PURPOSES: Final[tuple[str, ...]] = tuple(_CONTRACT["linkPurposes"])
+LINK_TOKEN_PARAM: Final[str] = _CONTRACT["linkTokenParam"]
 APPOINTMENT_STATUSES: Final[tuple[str, ...]] = tuple(_CONTRACT["appointmentStatuses"])
 # The status machine's moves (realtime/booking/status.py); the staff screens offer an action
 # only where its move is allowed.

@@ -6,13 +6,14 @@ model of its input. Transports only parse, call `dispatch`, and format the answe
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from realtime.errors import FunctionError, unexpected_error
 from realtime.identity import Identity
+from realtime.link_scope import out_of_scope, scoped_call
 from realtime.ratelimit import enforce
 from realtime.state import AppState
 from realtime.text import CONTROL_CHARACTERS
@@ -107,10 +108,25 @@ def validated(model: type[Model], data: Any) -> Model:
 
 
 async def dispatch(context: CallContext, name: str, data: Any) -> Any:
-    """Run a function; any failure leaves as a FunctionError fit for the wire."""
+    """Run a function; any failure leaves as a FunctionError fit for the wire. A mail link's
+    session runs a call outside its scope as signed out (realtime/link_scope.py): a call
+    that needs a sign-in is then refused as out of the link's scope."""
     function = REGISTRY.get(name)
     if function is None:
         raise FunctionError("NOT_FOUND", f"No function named {name!r}.")
+    identity = scoped_call(context.identity, name, data)
+    if identity is not context.identity:
+        try:
+            return await _run(function, replace(context, identity=identity), data)
+        except FunctionError as exc:
+            if exc.status == "UNAUTHENTICATED":
+                raise out_of_scope() from None
+            raise
+    return await _run(function, context, data)
+
+
+async def _run(function: Function, context: CallContext, data: Any) -> Any:
+    name = function.name
     argument: Any = data
     if function.input is not None and not function.authorize_first:
         try:

@@ -32,6 +32,8 @@ from realtime.functions.staff import export_intake, export_questionnaire
 from realtime.health import balancer_health, healthz
 from realtime.identity import Identity
 from realtime.jobs import JOBS
+from realtime.link_scope import for_appointment
+from realtime.link_signin import link_request, open_link_session
 from realtime.loadtest_sessions import KEY_HEADER as LOADTEST_KEY_HEADER
 from realtime.loadtest_sessions import issue as issue_loadtest_session
 from realtime.oidc.routes import oidc_routes
@@ -165,6 +167,24 @@ async def auth_confirm(request: Request) -> Response:
         signed_in = await confirm(state, email=body.get("email"), token=body.get("token"))
     except FunctionError as exc:
         return error_response(exc)
+    return signed_in_response(state, signed_in)
+
+
+async def auth_link(request: Request) -> Response:
+    """A booking mail's signed link (realtime/link_signin.py): a session scoped to its
+    appointment and purpose, with the cookie; `token: null` when the caller's own session
+    already covers it."""
+    state = state_of(request)
+    try:
+        body = await read_auth_body(request, state)
+        link = link_request(body)
+        caller = await identity_of(request)
+        signed_in = await open_link_session(state, caller, link, client_ip(request))
+    except FunctionError as exc:
+        return error_response(exc)
+    if signed_in is None:
+        assert caller is not None
+        return JSONResponse({"data": {"uid": caller.uid, "email": caller.email, "token": None}})
     return signed_in_response(state, signed_in)
 
 
@@ -392,9 +412,9 @@ async def fhir_questionnaire(request: Request) -> Response:
 async def own_appointment_calendar(request: Request) -> Response:
     """GET /calendar/appointments/{id}.ics: the owner's appointment as a calendar file
     (realtime/calendar/appointment.py); 404 for anyone else."""
-    return await appointment_calendar(
-        state_of(request), await identity_of(request), request.path_params["id"]
-    )
+    appointment_id = request.path_params["id"]
+    who = for_appointment(await identity_of(request), appointment_id)
+    return await appointment_calendar(state_of(request), who, appointment_id)
 
 
 def client_routes(state: AppState) -> list[BaseRoute]:
@@ -439,6 +459,7 @@ def routes(state: AppState) -> list[BaseRoute]:
         Route("/functions/{name:path}", call_function, methods=["POST"]),
         Route("/auth/session", auth_session, methods=["GET"]),
         Route("/auth/confirm", auth_confirm, methods=["POST"]),
+        Route("/auth/link", auth_link, methods=["POST"]),
         Route("/auth/totp", auth_totp, methods=["POST"]),
         Route("/auth/sign-out", sign_out, methods=["POST"]),
         *oidc_routes(),

@@ -2,10 +2,32 @@
 (realtime/auth.py), then handed to the rules, the callables and the socket handlers."""
 
 from dataclasses import dataclass
-from typing import Literal
+from datetime import datetime
+from typing import Any, Literal
+
+from storage.types import iso
 
 STAFF_ROLES = ("counselor", "clinic_admin")
 SecondFactor = Literal["required", "enrol", "ok"]
+
+
+@dataclass(frozen=True)
+class LinkScope:
+    """What a session opened by a booking mail's signed link may touch: one appointment, for
+    one purpose, until `expires_at` (realtime/link_scope.py says what each purpose allows)."""
+
+    purpose: str  # "booking" | "reschedule" | "cancel" (contract.json linkPurposes)
+    appointment_id: str
+    clinic_id: str
+    service_id: str
+    expires_at: datetime
+
+    def to_wire(self) -> dict[str, str | None]:
+        return {
+            "purpose": self.purpose,
+            "appointmentId": self.appointment_id,
+            "expiresAt": iso(self.expires_at),
+        }
 
 
 @dataclass(frozen=True)
@@ -24,6 +46,7 @@ class Identity:
     clinic_id: str | None
     counselor_id: str | None = None
     second_factor: SecondFactor | None = None
+    link: LinkScope | None = None
 
     @property
     def is_staff(self) -> bool:
@@ -42,7 +65,7 @@ class Identity:
         `require_staff` checks that too)."""
         return self.is_staff and clinic_id is not None and self.clinic_id == clinic_id
 
-    def to_wire(self) -> dict[str, str | None]:
+    def to_wire(self) -> dict[str, Any]:
         return {
             "uid": self.uid,
             "email": self.email,
@@ -50,4 +73,5 @@ class Identity:
             "clinicId": self.clinic_id,
             "counselorId": self.counselor_id,
             "secondFactor": self.second_factor,
+            "link": self.link.to_wire() if self.link else None,
         }

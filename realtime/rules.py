@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 
 from realtime.errors import FunctionError, no_access
 from realtime.identity import Identity
+from realtime.link_scope import check_document
 from realtime.paths import EVERYONE
 
 
@@ -184,6 +185,8 @@ def authorize(
 ) -> None:
     if who is None:
         raise FunctionError("UNAUTHENTICATED", "Sign in to continue.")
+    # A mail link's session: its purpose's documents only (realtime/link_scope.py).
+    check_document(who, found.rule.pattern, found.params, access)
     rule = found.rule.read if access == "read" else found.rule.write
     if not rule(who, found.params, doc):
         raise no_access()

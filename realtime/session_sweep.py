@@ -30,7 +30,9 @@ async def sweep_local_sessions(state: AppState, now: datetime) -> int:
     for start in range(0, len(local), BATCH):
         batch = local[start : start + BATCH]
         async with state.db.read() as session:
-            live |= await live_sessions(session, session_ids=batch, active_since=active_since)
+            live |= await live_sessions(
+                session, session_ids=batch, active_since=active_since, now=now
+            )
     # A session with a call still running waits for the next sweep: a call that ended its
     # own session closes it once its reply is sent (push.py `answering`).
     spared = live | state.publisher.answering_sessions()

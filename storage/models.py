@@ -200,6 +200,12 @@ class AuthSession(SQLModel, table=True):
     revoked_at: datetime | None = _ts(nullable=True)
     # A staff session is limited until its second factor passed (POST /auth/totp).
     second_factor_at: datetime | None = _ts(nullable=True)
+    # A session opened by a signed link of a booking mail (realtime/link_tokens.py) may do
+    # only what that link's purpose allows on that one appointment (realtime/link_scope.py),
+    # until `expires_at`; an e-mail sign-in's session has none of the three.
+    link_purpose: str | None = Field(default=None, max_length=16)
+    link_appointment_id: str | None = Field(default=None, max_length=64)
+    expires_at: datetime | None = _ts(nullable=True)
 
 
 class ClinicIdentityProvider(SQLModel, table=True):

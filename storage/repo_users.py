@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import bindparam, or_, update
 from sqlalchemy import select as sa_select
+from sqlalchemy.orm import aliased
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -43,6 +44,21 @@ class SessionOwner:
     # The appointment the user's record points at and its clinic: a client's socket shows
     # them online there (realtime/presence.py).
     appointment: tuple[str, str] | None = None
+    # A session of a signed mail link (realtime/link_scope.py): its purpose, its appointment
+    # as it stands now, and when the session ends.
+    link: "LinkedAppointment | None" = None
+
+
+@dataclass(frozen=True)
+class LinkedAppointment:
+    """The one appointment a link's session is scoped to, read with the session."""
+
+    purpose: str
+    appointment_id: str
+    status: str | None  # None: the appointment is gone (erased)
+    clinic_id: str | None
+    service_id: str | None
+    expires_at: datetime | None
 
 
 async def get_or_create_user(
@@ -65,11 +81,17 @@ async def get_or_create_user(
 
 
 async def create_session(
-    session: AsyncSession, *, user_id: str, second_factor_at: datetime | None = None
+    session: AsyncSession,
+    *,
+    user_id: str,
+    second_factor_at: datetime | None = None,
+    link: tuple[str, str, datetime] | None = None,
 ) -> str:
-    """Start a session and return its bearer token (only its hash is stored)."""
+    """Start a session and return its bearer token (only its hash is stored). `link`:
+    (purpose, appointment id, end) of a session opened by a signed mail link."""
     token = secrets.token_urlsafe(TOKEN_BYTES)
     now = utcnow()
+    purpose, appointment_id, expires_at = link if link else (None, None, None)
     session.add(
         AuthSession(
             token_hash=hash_token(token),
@@ -77,15 +99,29 @@ async def create_session(
             created=now,
             last_activity=now,
             second_factor_at=second_factor_at,
+            link_purpose=purpose,
+            link_appointment_id=appointment_id,
+            expires_at=expires_at,
         )
     )
     await session.flush()
     return token
 
 
+def _not_expired() -> Any:
+    """A session without an end, or whose end (`expires_at`) is after the bound `now`."""
+    return or_(
+        col(AuthSession.expires_at).is_(None), col(AuthSession.expires_at) > bindparam("now")
+    )
+
+
+_Linked = aliased(Appointment, name="linked")
+
+
 def _owner_statement(key: Any) -> Any:
-    """A session's owner by `key` (a bound parameter), live since `active_since`: the user,
-    their staff membership and the appointment their record points at, in one statement."""
+    """A session's owner by `key` (a bound parameter), live since `active_since` and not
+    past its end at `now`: the user, their staff membership, the appointment their record
+    points at and a link session's own appointment, in one statement."""
     return (
         sa_select(
             col(AuthSession.id).label("session_id"),
@@ -98,6 +134,12 @@ def _owner_statement(key: Any) -> Any:
             col(AuthSession.second_factor_at).label("second_factor_at"),
             col(Appointment.id).label("appointment_id"),
             col(Appointment.clinic_id).label("appointment_clinic_id"),
+            col(AuthSession.link_purpose).label("link_purpose"),
+            col(AuthSession.link_appointment_id).label("link_appointment_id"),
+            col(AuthSession.expires_at).label("expires_at"),
+            col(_Linked.status).label("linked_status"),
+            col(_Linked.clinic_id).label("linked_clinic_id"),
+            col(_Linked.service_id).label("linked_service_id"),
         )
         .join(User, col(User.id) == AuthSession.user_id)
         # A removed member (removed_at set) is nobody's staff: they sign in as a client.
@@ -106,9 +148,11 @@ def _owner_statement(key: Any) -> Any:
             (col(StaffMember.email) == User.email) & col(StaffMember.removed_at).is_(None),
         )
         .outerjoin(Appointment, col(Appointment.id) == User.appointment_id)
+        .outerjoin(_Linked, col(_Linked.id) == AuthSession.link_appointment_id)
         .where(key)
         .where(col(AuthSession.revoked_at).is_(None))
         .where(col(AuthSession.last_activity) > bindparam("active_since"))
+        .where(_not_expired())
     )
 
 
@@ -117,18 +161,19 @@ _OWNER_BY_ID = _owner_statement(col(AuthSession.id) == bindparam("session_id"))
 
 
 def owner_of_token(
-    statements: Statements, *, token: str, active_since: datetime
+    statements: Statements, *, token: str, active_since: datetime, now: datetime
 ) -> SessionOwner | None:
-    """Who holds a live session token (not revoked, active since `active_since`)."""
-    params = {"token_hash": hash_token(token), "active_since": active_since}
+    """Who holds a live session token (not revoked, active since `active_since`, not past
+    its end at `now`)."""
+    params = {"token_hash": hash_token(token), "active_since": active_since, "now": now}
     return _owner(statements.row(_OWNER_BY_TOKEN, params))
 
 
 def owner_of_session(
-    statements: Statements, *, session_id: int, active_since: datetime
+    statements: Statements, *, session_id: int, active_since: datetime, now: datetime
 ) -> SessionOwner | None:
     """Who holds a live session, by its id (a socket's session, read again)."""
-    params = {"session_id": session_id, "active_since": active_since}
+    params = {"session_id": session_id, "active_since": active_since, "now": now}
     return _owner(statements.row(_OWNER_BY_ID, params))
 
 
@@ -146,6 +191,20 @@ def _owner(row: Row | None) -> SessionOwner | None:
         totp_confirmed=row["totp_confirmed_at"] is not None,
         second_factor_passed=row["second_factor_at"] is not None,
         appointment=(appointment_id, appointment_clinic) if appointment_id else None,
+        link=_linked(row),
+    )
+
+
+def _linked(row: Row) -> LinkedAppointment | None:
+    if row["link_purpose"] is None or row["link_appointment_id"] is None:
+        return None
+    return LinkedAppointment(
+        purpose=row["link_purpose"],
+        appointment_id=row["link_appointment_id"],
+        status=row["linked_status"],
+        clinic_id=row["linked_clinic_id"],
+        service_id=row["linked_service_id"],
+        expires_at=row["expires_at"],
     )
 
 
@@ -207,14 +266,16 @@ async def sessions_idle_between(
 
 
 async def live_sessions(
-    session: AsyncSession, *, session_ids: list[int], active_since: datetime
+    session: AsyncSession, *, session_ids: list[int], active_since: datetime, now: datetime
 ) -> set[int]:
-    """Which of `session_ids` still authenticate: not revoked, active since `active_since`."""
+    """Which of `session_ids` still authenticate: not revoked, active since `active_since`,
+    not past their end (a link's session) at `now`."""
     rows = await session.exec(
         select(AuthSession.id)
         .where(col(AuthSession.id).in_(session_ids))
         .where(col(AuthSession.revoked_at).is_(None))
         .where(col(AuthSession.last_activity) > active_since)
+        .where(col(AuthSession.expires_at).is_(None) | (col(AuthSession.expires_at) > now))
     )
     return {int(i) for i in rows.all() if i is not None}
 

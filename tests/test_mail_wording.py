@@ -12,6 +12,8 @@ import pytest
 from realtime.booking.mail_facts import booking_facts
 from realtime.booking.notify import Booking
 from realtime.booking.reminders import lead_of
+from realtime.link_tokens import LinkSigner
+from realtime.mail.links import MailLinks
 from realtime.mail.render import BRAND, TEMPLATES, Rendered, render, subject_prefix
 from realtime.mail.signature import signature_of
 from realtime.mail.when import format_span, zone_name
@@ -97,6 +99,7 @@ def test_the_sign_in_mail_says_how_to_get_a_new_link(locale: str) -> None:
 
 START = datetime(2026, 12, 10, 1, 0, tzinfo=UTC)  # Thursday 10:00 in Tokyo
 PUBLIC_URL = "https://book.example.test"
+LINKS = MailLinks(PUBLIC_URL, LinkSigner("a test secret of the mail links, long enough"))
 CLINIC = Clinic(
     id="demo",
     name={"ja": "デモ遺伝カウンセリング外来", "en": "Demo Genetic Counseling Clinic"},
@@ -126,6 +129,8 @@ def booking(status: str, person_zone: str | None, *, price: int | None = 16500) 
     appointment = Appointment(
         id="a-1",
         user_id="u-1",
+        date="2026-12-10",
+        time="10:00",
         clinic_id="demo",
         service_id=service.id,
         status=status,
@@ -150,14 +155,14 @@ def booking(status: str, person_zone: str | None, *, price: int | None = 16500) 
 
 def past_facts(locale: str) -> dict[str, object]:
     """The facts of a cancelled booking, as its mails show them."""
-    return booking_facts(booking("cancelled", None), locale, PUBLIC_URL, COUNSELOR)
+    return booking_facts(booking("cancelled", None), locale, LINKS, COUNSELOR)
 
 
 def person_mails(locale: str, zone: str | None) -> dict[str, Rendered]:
     """Every mail to the person about a booked time, as notify.py and payments render them."""
-    open_facts = booking_facts(booking("confirmed", zone), locale, PUBLIC_URL, COUNSELOR)
+    open_facts = booking_facts(booking("confirmed", zone), locale, LINKS, COUNSELOR)
     past = booking("cancelled", zone)
-    facts = booking_facts(past, locale, PUBLIC_URL, COUNSELOR)
+    facts = booking_facts(past, locale, LINKS, COUNSELOR)
     signature = facts["signature"]
     return {
         "booking_confirmed": render(
@@ -315,7 +320,7 @@ def test_every_booking_mail_to_the_person_has_the_facts(locale: str, zone: str |
 
 def test_a_free_session_says_canceling_costs_nothing() -> None:
     for locale, words in (("ja", "キャンセル料はかかりません"), ("en", "canceling costs nothing")):
-        facts = booking_facts(booking("confirmed", None, price=None), locale, PUBLIC_URL, None)
+        facts = booking_facts(booking("confirmed", None, price=None), locale, LINKS, None)
         mail = render("booking_confirmed", locale, facts=facts, join_url="https://j")
         assert words in mail.text and "返金" not in mail.text and "refund" not in mail.text
         assert "お支払い額" not in mail.text and "Amount paid" not in mail.text

@@ -59,6 +59,9 @@ export const defaultLocaleName: string = contractJson.defaultLocale;
 export const functionTimeoutMs: number = contractJson.functionTimeoutMs;
 export const retryHttpStatuses: ReadonlySet<number> = new Set(contractJson.retryHttpStatuses);
 export const serviceAliases: readonly string[] = contractJson.serviceAliases;
+/** What a booking mail's signed link is for, and the query parameter carrying it (realtime/link_tokens.py). */
+export const linkPurposes: readonly string[] = contractJson.linkPurposes;
+export const linkTokenParam: string = contractJson.linkTokenParam;
 /** The largest clinic document an administrator may upload (bytes). */
 export const maxDocumentBytes: number = contractJson.maxDocumentBytes;
 

@@ -12,6 +12,7 @@ import { installPreloadErrorHandler, showStartFailure, startApp } from './bootst
 import { bindLocale, createAppI18n, loadNamespaces } from './i18n';
 import { bindAfterSignIn } from './realtime/afterSignIn';
 import { bindRealtime } from './realtime/bindings';
+import { bindLinkedAppointment } from './realtime/linkedAppointment';
 import { bindOutbox } from './realtime/outbox';
 import { callFunction, outbox, realtime } from './realtime';
 import { createAppRouter } from './router';
@@ -48,6 +49,13 @@ installErrorReporting(window, analytics);
 const i18nReady = createAppI18n(useAppStore.getState().locale);
 bindRealtime(realtime, useAppStore);
 bindOutbox(outbox, useAppStore);
+bindLinkedAppointment({
+  store: useAppStore,
+  call: callFunction,
+  warn: (message, error) => {
+    console.warn(message, error);
+  },
+});
 const router = createAppRouter();
 bindAfterSignIn({
   store: useAppStore,

@@ -33,6 +33,6 @@ async def expire_unpaid(
     locale = mail_locale(row)
     link = my_booking_url(state.settings.public_url, row.id)
     booking = Booking(row, clinic, service, claim)
-    facts = booking_facts(booking, locale, state.mailer.public_url, None)
+    facts = booking_facts(booking, locale, state.mailer.links, None)
     mail = render("booking_expired", locale, facts=facts, booking_url=link)
     return await state.mailer.queue(session, to=user.email, mail=mail, links=[link])

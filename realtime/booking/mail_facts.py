@@ -24,32 +24,27 @@ of its own about them.
 - `policy`: `priced`, `free_hours`, `free_until`, `late_percent`, `notice_hours`,
   `movable_until` (deadlines as `format_moment` writes them; the arithmetic is
   realtime/booking/policy.py);
-- `links`: `Links(booking, reschedule, cancel)`, or None once the booking cannot be changed
-  (cancelled, ended): then the footer has the signature alone;
+- `links`: `Links(booking, reschedule, cancel)`, each signed for its purpose (`&t=`,
+  realtime/link_tokens.py), or None once the booking cannot be changed (cancelled, ended):
+  then the footer has the signature alone;
 - `signature`: `name`, `email`, `phone` of the clinic (realtime/mail/signature.py);
   `clinic` and `contact` (`email`, `phone`) say the same for older templates.
 """
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from realtime.booking.policy import CancellationPolicy
-from realtime.mail.links import cancel_url, my_booking_url, reschedule_url
+from realtime.link_tokens import OPEN_STATUSES, LinkGrant, booked_at
+from realtime.mail.links import Links, MailLinks
 from realtime.mail.money import format_amount
 from realtime.mail.signature import signature_of
 from realtime.mail.when import format_moment
 from realtime.payments.amount import fixed_price
 from storage.models import Counselor
+from storage.types import utcnow
 
 if TYPE_CHECKING:  # notify.py builds its mails with these facts
     from realtime.booking.notify import Booking
-
-
-@dataclass(frozen=True)
-class Links:
-    booking: str
-    reschedule: str
-    cancel: str
 
 
 def amount_paid(booking: "Booking", locale: str) -> str:
@@ -80,22 +75,23 @@ def policy_facts(booking: "Booking", locale: str) -> dict[str, Any]:
     }
 
 
+def signed_links(booking: "Booking", links: MailLinks) -> Links | None:
+    """The booking's three signed links (realtime/mail/links.py), or None once the booking
+    cannot be changed any more (cancelled, ended) or holds no time."""
+    appointment = booking.appointment
+    at = booked_at(appointment.date, appointment.time)
+    if appointment.status not in OPEN_STATUSES or at is None:
+        return None
+    grant = LinkGrant(user_id=appointment.user_id, appointment_id=appointment.id, at=at)
+    return links.booking_links(grant, end=booking.claim.end, now=utcnow())
+
+
 def booking_facts(
-    booking: "Booking", locale: str, public_url: str, counselor: Counselor | None
+    booking: "Booking", locale: str, links: MailLinks, counselor: Counselor | None
 ) -> dict[str, Any]:
     """The `facts` of a booking mail to the person, in `locale`. `links` is None once the
     booking cannot be changed any more (cancelled, ended)."""
-    appointment, clinic = booking.appointment, booking.clinic
-    open_booking = appointment.status in ("confirmed", "pending_payment")
-    links = (
-        Links(
-            booking=my_booking_url(public_url, appointment.id),
-            reschedule=reschedule_url(public_url, appointment.id),
-            cancel=cancel_url(public_url, appointment.id),
-        )
-        if open_booking
-        else None
-    )
+    clinic = booking.clinic
     return {
         "service": booking.service_name(locale),
         "when": booking.when_for_person(locale),
@@ -103,7 +99,7 @@ def booking_facts(
         "counselor": counselor.name.get(locale, counselor.id) if counselor else "",
         "amount": amount_paid(booking, locale),
         "policy": policy_facts(booking, locale),
-        "links": links,
+        "links": signed_links(booking, links),
         "clinic": clinic.name.get(locale, clinic.id),
         "contact": {"email": clinic.contact_email, "phone": clinic.contact_phone or ""},
         "signature": signature_of(clinic, locale),

@@ -112,7 +112,7 @@ async def last_booking_facts(
         return None
     clinic, service = await catalog_of(session, row)
     counselor = await get_counselor(session, counselor_id=claim.counselor_id)
-    return booking_facts(Booking(row, clinic, service, claim), locale, mailer.public_url, counselor)
+    return booking_facts(Booking(row, clinic, service, claim), locale, mailer.links, counselor)
 
 
 async def booking_mails(
@@ -140,7 +140,7 @@ async def _client_mail(
     locale = mail_locale(booking.appointment)
     clinic, join_url = booking.clinic, booking.join_url
     confirmed = event == "confirmed"
-    facts = booking_facts(booking, locale, mailer.public_url, counselor)
+    facts = booking_facts(booking, locale, mailer.links, counselor)
     context = {
         "facts": facts,
         # A cancellation never carries the join link (docs/security.md, "Mail").
@@ -168,7 +168,7 @@ async def reservation_cancelled_mail(
     user = await get_user(session, user_id=booking.appointment.user_id)
     assert user is not None
     locale = mail_locale(booking.appointment)
-    facts = booking_facts(booking, locale, mailer.public_url, None)
+    facts = booking_facts(booking, locale, mailer.links, None)
     return await mailer.queue(
         session,
         to=user.email,
@@ -203,7 +203,7 @@ async def clinic_cancel_mails(
     mail = render(
         "booking_cancelled_by_clinic",
         locale,
-        facts=booking_facts(booking, locale, mailer.public_url, counselor) if booking else None,
+        facts=booking_facts(booking, locale, mailer.links, counselor) if booking else None,
         signature=signature_of(clinic, locale),
         service=service.name.get(locale, service.id),
         reason=reason,

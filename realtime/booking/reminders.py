@@ -155,7 +155,7 @@ async def _reminder_mail(
     the join link."""
     counselor = await get_counselor(session, counselor_id=booking.claim.counselor_id)
     locale = mail_locale(booking.appointment)
-    facts = booking_facts(booking, locale, state.mailer.public_url, counselor)
+    facts = booking_facts(booking, locale, state.mailer.links, counselor)
     join_url = booking.join_url
     return await state.mailer.queue(
         session,

@@ -46,7 +46,7 @@ async def _person_mail(
     counselor: Counselor,
 ) -> Queued:
     locale = mail_locale(after.appointment)
-    facts = booking_facts(after, locale, mailer.public_url, counselor)
+    facts = booking_facts(after, locale, mailer.links, counselor)
     join_url = after.join_url
     mail = render(
         "booking_rescheduled",

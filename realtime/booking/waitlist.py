@@ -352,9 +352,7 @@ async def _offer_mail(
     locale = mail_locale(row)
     link = review_url(state.settings.public_url)
     zone = row.person_timezone
-    facts = booking_facts(
-        Booking(row, clinic, service, claim), locale, state.mailer.public_url, None
-    )
+    facts = booking_facts(Booking(row, clinic, service, claim), locale, state.mailer.links, None)
     mail = render(
         "waitlist_offer",
         locale,

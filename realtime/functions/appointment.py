@@ -20,6 +20,7 @@ from realtime.dispatch import CallContext, callable_function, validated
 from realtime.entry import require_active, resolve_entry
 from realtime.errors import FunctionError
 from realtime.functions.inputs import Id, Input
+from realtime.link_scope import visible
 from realtime.paths import appointment_path, user_path
 from realtime.rules import require_identity
 from realtime.state import AppState
@@ -152,6 +153,9 @@ async def appointments_mine(context: CallContext, data: Any) -> dict[str, Any]:
         if user is None or user.erased_at is not None:
             return {"appointments": []}
         rows = await appointments_of(session, user_id=who.uid)
+        # A mail link's session reads its one appointment (realtime/link_scope.py).
+        shown = visible(who, [row.id for row in rows])
+        rows = [row for row in rows if row.id in shown]
         services = {}
         for row in rows:
             if row.service_id not in services:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from realtime.mail.delivery import attempt, deliver_due
+from realtime.mail.links import MailLinks
 from realtime.mail.outcome import LOGGED, QUEUED
 from realtime.mail.render import Rendered
 from realtime.mail.smtp import SmtpDelivery
@@ -32,11 +33,11 @@ class Queued:
 
 
 class Mailer:
-    def __init__(self, db: Database, smtp: SmtpDelivery | None, public_url: str) -> None:
+    def __init__(self, db: Database, smtp: SmtpDelivery | None, links: MailLinks) -> None:
         self.db = db
         self.smtp = smtp
-        # The base of the links in mails (PUBLIC_URL): realtime/mail/links.py.
-        self.public_url = public_url
+        # The base of the links in mails (PUBLIC_URL) and their signer: realtime/mail/links.py.
+        self.links = links
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def queue(

@@ -6,6 +6,8 @@ import { landingRedirect } from '../booking/landing';
 import { Loading } from '../components/Loading';
 import { Screen } from '../components/ScreenPlaceholder';
 import { isStaff, STAFF_HOME } from './roles';
+import { mailLinkOf } from './linkSession';
+import { MailLinkOpening } from './MailLinkOpening';
 import { NEXT_PARAM } from './nextPath';
 
 // Where a sign-in leads lives beside the path checks (the login screens need it without this
@@ -30,7 +32,8 @@ export function ForPatientsOnly() {
  * booking of their own: they are told the page is for patients, with a link to their board
  * (never a questionnaire waiting for an appointment staff cannot have). A person whose
  * appointment is past its draft is sent on to My booking from the questionnaire
- * (booking/landing.ts), whichever way they came.
+ * (booking/landing.ts), whichever way they came. A page opened from a booking mail's signed
+ * link (`&t=`) first exchanges it for a session scoped to that link (auth/MailLinkOpening.tsx).
  */
 export function RequireAuth() {
   const ready = useAppStore(selectAuthReady);
@@ -39,6 +42,8 @@ export function RequireAuth() {
   const status = useAppStore(selectCurrentStatus);
   const location = useLocation();
   if (!ready) return <Loading />;
+  const mailLink = mailLinkOf(location.pathname, location.search);
+  if (mailLink !== null) return <MailLinkOpening link={mailLink} />;
   if (staff) return <ForPatientsOnly />;
   if (!signedIn) {
     const intended = `${location.pathname}${location.search}`;

@@ -8,7 +8,7 @@
  */
 import { codeForHttpStatus } from '../contract';
 import { errorFromWire, FunctionsError } from '../realtime/errors';
-import type { AuthUser, SecondFactorState } from '../store/types';
+import type { AuthUser, LinkGrant, SecondFactorState } from '../store/types';
 import { getToken as readToken, setToken as writeToken } from './token';
 import { isRecord } from '../isRecord';
 
@@ -35,7 +35,21 @@ export function parseSessionReply(body: unknown): AuthUser | null | undefined {
   if (counselorId !== null) user.counselorId = counselorId;
   const secondFactor = parseSecondFactor(data.secondFactor);
   if (secondFactor !== null) user.secondFactor = secondFactor;
+  const link = parseLink(data.link);
+  if (link !== null) user.link = link;
   return user;
+}
+
+function parseLink(value: unknown): LinkGrant | null {
+  if (!isRecord(value) || typeof value.purpose !== 'string' || typeof value.appointmentId !== 'string') return null;
+  return { purpose: value.purpose, appointmentId: value.appointmentId, expiresAt: optionalString(value.expiresAt) };
+}
+
+/** What the client posts for a booking mail's link (POST /auth/link). */
+export interface MailLinkBody {
+  token: string;
+  purpose: string;
+  appointmentId: string;
 }
 
 function parseSecondFactor(value: unknown): SecondFactorState | null {
@@ -124,6 +138,41 @@ export class AuthClient {
   }
 
   /**
+   * A booking mail's signed link: `POST /auth/link` `{token, purpose, appointmentId}`. Signed
+   * out (or in another link's session), the server opens a session scoped to that appointment
+   * and purpose (cookie and bearer, as a sign-in); signed in as the link's owner nothing
+   * changes. Rejects with a FunctionsError: `invalid-argument` with details.reason
+   * "booking-link-invalid", `permission-denied` with "other-account".
+   */
+  async openMailLink(link: MailLinkBody): Promise<AuthUser | null> {
+    const token = this.deps.getToken();
+    let response: Response;
+    try {
+      response = await this.deps.fetch('/auth/link', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(link),
+        credentials: 'include',
+      });
+    } catch {
+      throw new FunctionsError('unavailable', 'Network request failed.');
+    }
+    const body: unknown = await response.json().catch(() => null);
+    if (!response.ok) {
+      const code = codeForHttpStatus(response.status);
+      throw errorFromWire(body, response.status) ?? new FunctionsError(code, code);
+    }
+    const data = isRecord(body) && isRecord(body.data) ? body.data : null;
+    if (data === null) throw new FunctionsError('internal', 'Response is missing data field.');
+    if (typeof data.token !== 'string') return this.user; // the owner's own session covers it
+    this.deps.setToken(data.token);
+    const user = await this.fetchSession();
+    await this.start();
+    this.publish(user);
+    return user;
+  }
+
+  /**
    * The staff second factor: `POST /auth/totp` `{code}` (a TOTP code or a recovery code), sent
    * like `/auth/confirm` plus the bearer when one is known. On 200 the same session is fully
    * authorised: the user's `secondFactor` becomes "ok" (listeners are told). Rejects with a
@@ -206,7 +255,9 @@ export class AuthClient {
       this.user?.role !== user?.role ||
       this.user?.clinicId !== user?.clinicId ||
       this.user?.counselorId !== user?.counselorId ||
-      this.user?.secondFactor !== user?.secondFactor;
+      this.user?.secondFactor !== user?.secondFactor ||
+      this.user?.link?.appointmentId !== user?.link?.appointmentId ||
+      this.user?.link?.purpose !== user?.link?.purpose;
     this.resolved = true;
     this.user = user;
     if (!first && !changed) return;

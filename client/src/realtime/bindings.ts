@@ -3,6 +3,9 @@
  * and the store's session decides what is followed:
  * - signed in: the socket is open and `users/{uid}` is followed, plus the appointment the user
  *   record names (`appointments/{appointmentId}`), switched when that id changes;
+ * - signed in by a booking mail's link (`user.link`): the socket is open (for the months a
+ *   reschedule follows) but neither document is followed: that session may read neither
+ *   (realtime/linkedAppointment.ts puts the appointment's booking facts in the store instead);
  * - signed out (or someone else signed in): the socket is closed and every subscription dropped.
  */
 import type { AppStore } from '../store';
@@ -44,6 +47,11 @@ export function bindRealtime(
       if (uid !== null) realtime.connect();
     }
     if (uid === null) return;
+    if (state.session.user?.link !== undefined) {
+      follow('user', null);
+      follow('appointment', null);
+      return;
+    }
     follow('user', `users/${uid}`);
     const appointmentId = selectAppointmentId(state);
     follow('appointment', appointmentId === null ? null : `appointments/${appointmentId}`);

@@ -44,7 +44,11 @@ export function errorFromWire(body: unknown, httpStatus?: number): FunctionsErro
   return new FunctionsError(code, typeof message === 'string' ? message : code, details);
 }
 
-/** The translation key that tells the person what went wrong, in their language. */
-export function errorMessageKey(error: unknown): `errors:${FunctionsErrorCode}` {
+/** `details.reason` of a call a booking mail's link session may not make (realtime/link_scope.py). */
+export const LINK_SCOPE_REASON = 'link-scope';
+
+/** The translation key that tells the person what went wrong, in their language ("sign in to see more" for a mail link's session). */
+export function errorMessageKey(error: unknown): `errors:${FunctionsErrorCode | 'linkScope'}` {
+  if (error instanceof FunctionsError && isRecord(error.details) && error.details.reason === LINK_SCOPE_REASON) return 'errors:linkScope';
   return `errors:${error instanceof FunctionsError ? error.code : 'unknown'}`;
 }

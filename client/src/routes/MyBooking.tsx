@@ -11,6 +11,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { EraseAccountSection } from '../account/EraseAccountSection';
+import { linkAllows } from '../auth/linkSession';
+import { SignInForMore } from '../auth/SignInForMore';
 import { AddToCalendar } from '../booking/AddToCalendar';
 import { JoinLink } from '../booking/JoinLink';
 import { useCounselorName } from '../booking/BookingSummary';
@@ -36,7 +38,7 @@ import { ReviewAnswers } from '../intake/ReviewAnswers';
 import { useIntake } from '../intake/useIntake';
 import { errorMessageKey } from '../realtime';
 import { useAppStore } from '../store';
-import { selectAppointment, selectAppointmentId, selectCurrentStatus, selectLocale } from '../store/selectors';
+import { selectAppointment, selectAppointmentId, selectAuthUser, selectCurrentStatus, selectLocale } from '../store/selectors';
 import '../booking/booking.css';
 
 /** The payment in one line (amount paid, due, refunded), or null when nothing is charged. */
@@ -121,6 +123,9 @@ export default function MyBooking() {
   const serviceName = useServiceNames(list, locale);
   const paymentText = usePaymentText(locale);
   const [cancelling, setCancelling] = useState(search.get('action') === 'cancel');
+  // A booking mail's link session: this booking's facts only, and its link's one action.
+  const user = useAppStore(selectAuthUser);
+  const byLink = user?.link !== undefined;
 
   const title = t('routes:myBooking.title');
   const lead = t('routes:myBooking.description');
@@ -165,6 +170,8 @@ export default function MyBooking() {
   }
 
   const changeable = CHANGEABLE.has(shown.status);
+  const mayReschedule = changeable && linkAllows(user, 'reschedule');
+  const mayCancel = changeable && linkAllows(user, 'cancel');
   const ended = ENDED.has(shown.status);
   const isCurrent = shown.id === currentId;
   const startAgain = isCurrent ? startAgainOffer(current) : null;
@@ -234,12 +241,12 @@ export default function MyBooking() {
         {calendarEvent !== null && <AddToCalendar appointmentId={shown.id} event={calendarEvent} />}
         <ClinicDocumentLink clinicId={shown.clinicId} document="brochure" />
         <div className="actions my-booking-actions">
-          {changeable && (
+          {mayReschedule && (
             <Link className="my-booking-reschedule" to={reschedulePath(shown.id)}>
               {t('booking:myBooking.reschedule')}
             </Link>
           )}
-          {changeable && (
+          {mayCancel && (
             <button type="button" className="secondary danger" onClick={() => {
                 setCancelling(true);
               }}
@@ -251,9 +258,10 @@ export default function MyBooking() {
         </div>
       </section>
       {isCurrent && <Answers />}
+      {byLink && <SignInForMore />}
       <OtherAppointments list={others} locale={locale} serviceName={serviceName} />
-      <EraseAccountSection />
-      {cancelling && changeable && (
+      {!byLink && <EraseAccountSection />}
+      {cancelling && mayCancel && (
         <CancelDialog appointmentId={shown.id} booked={bookedTime(shown, shown.timezone ?? browserZone())} locale={locale} onClose={closeCancel} />
       )}
     </Screen>

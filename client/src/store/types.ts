@@ -11,6 +11,18 @@ export interface AuthUser {
   counselorId?: string | null;
   /** Staff only: whether the session still needs its second factor (absent: "ok"). */
   secondFactor?: SecondFactorState;
+  /**
+   * A session opened by a booking mail's signed link (docs/protocol.md "Links in booking
+   * mails"): it may do only `purpose` on `appointmentId`; absent for an e-mail sign-in.
+   */
+  link?: LinkGrant;
+}
+
+/** What a mail link's session may do: one purpose (contract.json linkPurposes) on one appointment. */
+export interface LinkGrant {
+  purpose: string;
+  appointmentId: string;
+  expiresAt: string | null;
 }
 
 /** A staff session's second factor (docs/protocol.md "Names fixed for the coming staff ..."). */
