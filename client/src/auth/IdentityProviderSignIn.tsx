@@ -92,7 +92,7 @@ export function IdentityProviderSignIn() {
           <ul className="identity-providers">
             {offered.map((provider) => (
               <li key={provider.clinicId}>
-                <a className="button primary" href={`/auth/oidc/${encodeURIComponent(provider.clinicId)}/start?${new URLSearchParams({ next }).toString()}`}>
+                <a className="identity-provider" href={`/auth/oidc/${encodeURIComponent(provider.clinicId)}/start?${new URLSearchParams({ next }).toString()}`}>
                   {t('login.providerButton', { name: provider.name, clinic: provider.clinicName[locale] ?? provider.clinicName.ja ?? provider.clinicId })}
                 </a>
               </li>
