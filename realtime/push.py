@@ -8,6 +8,10 @@ version it pushed or delivered per document, and drops an older snapshot, before
 it (`Publisher.stale`), before emitting it (`Publisher.push`) and when one arrives late
 from another node (`OrderedRedisManager`). A snapshot carries the whole document, so the
 newer one already contains whatever the dropped one said.
+
+Pushes lost to Redis (published while a node did not listen, or whose publish failed) are
+sent again from the database by realtime/resync.py, when `OrderedRedisManager.missed`
+says so.
 """
 
 import asyncio
