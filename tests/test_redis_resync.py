@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+import httpx
 import pytest
 import pytest_asyncio
 import redis
 
+from tests.conftest import unique_email
 from tests.support.booking import free_slots, person
 from tests.support.clients import Socket, connect, sign_in
 from tests.support.multinode import two_nodes
@@ -33,6 +35,9 @@ REDIS_DOWN_SECONDS = 2.0
 # Node B talks to Redis as a user of its own, whose right to publish a test can take away
 # while both nodes stay subscribed.
 NODE_B_USER = ("node-b", "node-b-secret")
+# The session sweep (realtime/session_sweep.py) would close a signed-out socket within 2 s;
+# here it waits, so that a resync meets a socket of an ended session.
+SETTINGS = {"SESSION_SWEEP_SECONDS": "3600"}
 
 
 def admin_of(private: PrivateRedis) -> redis.Redis:
@@ -73,7 +78,10 @@ async def pair(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Pair]:
     user, secret = NODE_B_USER
     node_b = {"REDIS_URL": f"redis://{user}:{secret}@127.0.0.1:{private.port}/0"}
     try:
-        async with two_nodes(logs, {"REDIS_URL": private.url}, own=({}, node_b)) as (a, b):
+        async with two_nodes(logs, SETTINGS | {"REDIS_URL": private.url}, own=({}, node_b)) as (
+            a,
+            b,
+        ):
             yield Pair(a, b, private)
     finally:
         private.stop()
@@ -252,3 +260,35 @@ async def test_a_push_its_node_could_not_publish_reaches_the_other_node(pair: Pa
         finally:
             pair.let_b_publish(True)
         await holds(there, a.url, writer.token, record, time.monotonic() + LIVE_WITHIN_SECONDS)
+
+
+async def test_a_socket_of_a_session_ended_meanwhile_gets_nothing(pair: Pair) -> None:
+    """Rules still apply to what a resync sends: a person signed out (through the other node)
+    while Redis was down is not sent the month that changed meanwhile, though another
+    person's socket following it on the same node is."""
+    a, b = pair.a, pair.b
+    leaving = await sign_in(a.url, unique_email("resync-leaving"))
+    staying = await sign_in(a.url, unique_email("resync-staying"))
+    async with AsyncExitStack() as stack:
+        booker = await stack.enter_async_context(person(b.url))
+        slot = (await free_slots(booker.sock, days=28))[3]
+        month = f"vacancies/demo-clinic/cancer-b2b/{clinic_day(slot['start']).isoformat()[:7]}"
+        gone = await stack.enter_async_context(follower(a.url, leaving.token))
+        kept = await stack.enter_async_context(follower(a.url, staying.token))
+        await gone.follow(month)
+        await kept.follow(month)
+        pair.redis.stop()
+        try:
+            async with httpx.AsyncClient(base_url=b.url) as http:
+                bearer = {"Authorization": f"Bearer {leaving.token}"}
+                assert (await http.post("/auth/sign-out", headers=bearer)).status_code == 200
+            await hold(booker, slot, slot["counselorIds"][0])
+            await asyncio.sleep(REDIS_DOWN_SECONDS)
+        finally:
+            await asyncio.to_thread(start_redis, pair.redis)
+        await holds_version(
+            kept, a.url, staying.token, month, time.monotonic() + LIVE_WITHIN_SECONDS
+        )
+        assert kept.newest(month)["version"] > kept.answers[month]["version"]
+        await asyncio.sleep(1)  # B's resync notice, and A's pass after it
+        assert gone.sock.pushes.get(month, []) == []
