@@ -29,6 +29,7 @@ from realtime.payments.provider import PaymentProvider, stripe_client
 from realtime.presence import run_session_checks
 from realtime.push import Publisher
 from realtime.ratelimit import create_limiter
+from realtime.resync import install_resync
 from realtime.security_headers import SecurityHeaders
 from realtime.session_sweep import run_session_sweeps
 from realtime.settings import Settings
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None) -> Any:
         oidc=Directory(timeout_seconds=settings.oidc_http_timeout_seconds),
     )
     bind_events(sio, state)
+    install_resync(state)  # with Redis: pushes missed meanwhile sent again from the database
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

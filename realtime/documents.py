@@ -4,6 +4,7 @@ A change is validated, authorized, committed, and only then pushed as a snapshot
 room named by its path, through the one write path (realtime/changes.py).
 """
 
+from collections.abc import Iterable
 from typing import Any
 
 from realtime.changes import changing, row_snapshot, snapshot
@@ -41,17 +42,39 @@ async def may_read(state: AppState, who: Identity | None, path: str) -> Match:
     """The rule match of a document the caller may read, authorised from its metadata alone
     (no snapshot is built): a subscribe asks this before it joins the document's room."""
     found = match(path)
+    check_read(who, found, await load_meta(state, found))
+    return found
+
+
+async def readers_of(state: AppState, found: Match, readers: Iterable[Identity]) -> list[Identity]:
+    """Those of `readers` who may read the document, as `may_read` decides for each, from
+    its metadata loaded once (a node sending a document again to its followers:
+    realtime/resync.py)."""
+    meta = await load_meta(state, found)
+    allowed = []
+    for who in readers:
+        try:
+            check_read(who, found, meta)
+        except FunctionError:
+            continue
+        allowed.append(who)
+    return allowed
+
+
+async def load_meta(state: AppState, found: Match) -> DocMeta | None:
+    """What the rules may know of the document, without building its data."""
     collection = state.collections[found.rule.pattern]
     if isinstance(collection, Rows):  # a point read (storage/db.py `run_read`)
-        meta = await state.db.run_read(lambda st: collection.read_meta(st, found.params))
-    elif isinstance(collection, Vacancies):  # from the path alone
-        meta = collection.meta_of(found.params)
-    else:
-        async with state.db.read() as session:
-            meta = await collection.load_meta(session, found.params)
+        return await state.db.run_read(lambda st: collection.read_meta(st, found.params))
+    if isinstance(collection, Vacancies):  # from the path alone
+        return collection.meta_of(found.params)
+    async with state.db.read() as session:
+        return await collection.load_meta(session, found.params)
+
+
+def check_read(who: Identity | None, found: Match, meta: DocMeta | None) -> None:
     refuse_staff_reads(who, found, meta)
     authorize(who, found, meta, "read")
-    return found
 
 
 async def read(state: AppState, who: Identity | None, found: Match) -> dict[str, Any]:

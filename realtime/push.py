@@ -8,6 +8,10 @@ version it pushed or delivered per document, and drops an older snapshot, before
 it (`Publisher.stale`), before emitting it (`Publisher.push`) and when one arrives late
 from another node (`OrderedRedisManager`). A snapshot carries the whole document, so the
 newer one already contains whatever the dropped one said.
+
+Pushes lost to Redis (published while a node did not listen, or whose publish failed) are
+sent again from the database by realtime/resync.py, when `OrderedRedisManager.missed`
+says so.
 """
 
 import asyncio
@@ -23,7 +27,15 @@ from realtime.broadcast import FrameBroadcast
 from realtime.room_index import IndexedRooms
 
 SNAPSHOT_EVENT = "snapshot"
+# The server's event carrying a bookings window's day stream changes (the client mirrors it:
+# realtime/booking/feed_window.py).
+CHANGES_EVENT = "changes"
 SESSION_EVENT = "session"
+# What a node publishes, once Redis takes its publishes again, after one of them failed: the
+# other nodes missed that push, so each sends its own followers what changed meanwhile
+# (realtime/resync.py). Never delivered to a socket: no socket joins a room holding "~".
+RESYNC_EVENT = "resync"
+RESYNC_ROOM = "~resync"
 NAMESPACE = "/"
 log = logging.getLogger(__name__)
 
@@ -120,13 +132,30 @@ class LocalManager(IndexedRooms, FrameBroadcast):
 
 class OrderedRedisManager(IndexedRooms, socketio.AsyncRedisManager, FrameBroadcast):  # type: ignore[misc]
     """The Redis manager, refusing to deliver a snapshot older than one already delivered,
-    and closing a session's sockets on every node once told it has expired."""
+    and closing a session's sockets on every node once told it has expired.
+
+    A push published while a node does not listen to Redis (Redis down or restarted, the
+    half second before it listens again) never reaches that node's sockets, and one whose
+    publish failed reaches no other node (python-socketio's `_publish` logs "giving up" and
+    drops it; the publishing node delivered it to its own sockets first). So the manager
+    calls `missed` when its subscription is confirmed again and when another node says a
+    publish of its own failed; realtime/resync.py then sends this node's followers, from
+    the database, what changed meanwhile."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.latest = LatestVersions()
+        # The newest version delivered to each room (snapshots, day streams' changes): what a
+        # resync need not send again.
+        self.delivered = LatestVersions()
+        self.missed: Callable[[], None] = lambda: None  # set by realtime/resync.py
+        self._untold = False  # a publish failed and no RESYNC_EVENT went out since
+        self._telling: asyncio.Task[None] | None = None
 
     async def _handle_emit(self, message: dict[str, Any]) -> None:
+        if message.get("event") == RESYNC_EVENT:
+            self.missed()
+            return
         snapshot = _snapshot_of(message)
         if snapshot is not None and not self.latest.advance(
             str(snapshot.get("path")), int(snapshot.get("version", 0))
@@ -135,23 +164,65 @@ class OrderedRedisManager(IndexedRooms, socketio.AsyncRedisManager, FrameBroadca
         await super()._handle_emit(message)
         data = message.get("data")
         payload = data[0] if isinstance(data, list) and data else None
+        self._note_delivered(message.get("event"), payload, message.get("room"))
         if _ends_session(message.get("event"), payload, message.get("room")):
             await _disconnect_room(self, message["room"])
+
+    def _note_delivered(self, event: object, payload: object, room: object) -> None:
+        if event not in (SNAPSHOT_EVENT, CHANGES_EVENT) or not isinstance(room, str):
+            return
+        version = payload.get("version") if isinstance(payload, dict) else None
+        if isinstance(version, int):
+            self.delivered.advance(room, version)
+
+    async def _publish(self, data: Any) -> Any:
+        sent = await super()._publish(data)
+        if sent is None:  # dropped after python-socketio's two attempts: no node got it
+            self._untold = True
+            if self._telling is None or self._telling.done():
+                self._telling = asyncio.create_task(self._tell_when_possible())
+        return sent
+
+    async def _tell_when_possible(self) -> None:
+        """Publish RESYNC_EVENT as soon as Redis takes it (trying every
+        LISTEN_RETRY_SECONDS), and again if another publish failed meanwhile."""
+        notice = {
+            "method": "emit",
+            "event": RESYNC_EVENT,
+            "data": [],
+            "namespace": NAMESPACE,
+            "room": RESYNC_ROOM,
+            "host_id": self.host_id,
+        }
+        while self._untold:
+            await asyncio.sleep(LISTEN_RETRY_SECONDS)
+            self._untold = False
+            try:
+                await self.redis.publish(self.channel, self.json.dumps(notice))
+            except Exception:  # Redis still refuses: try again
+                self._untold = True
 
     async def _redis_listen_with_retries(self) -> AsyncIterator[Any]:
         """python-socketio's listener (socketio/async_redis_manager.py), but trying again
         every LISTEN_RETRY_SECONDS instead of ever longer: a node that is not listening
-        delivers no push, not even its own (they come back to it through Redis)."""
+        delivers no push of another node. Once Redis confirms the subscription, every later
+        publish reaches this node: then `missed` (what was published before is read from
+        the database)."""
         lost = False
         while True:
             try:
                 self._redis_connect()
-                await self.pubsub.subscribe(self.channel)
-                if lost:
-                    log.warning("listening to Redis again")
-                    lost = False
-                async for message in self.pubsub.listen():
-                    yield message
+                pubsub = self.pubsub
+                pubsub.ignore_subscribe_messages = False  # the confirmation is wanted
+                await pubsub.subscribe(self.channel)
+                async for message in pubsub.listen():
+                    if message.get("type") != "subscribe":
+                        yield message
+                        continue
+                    if lost:
+                        log.warning("listening to Redis again")
+                        lost = False
+                    self.missed()
             except Exception as exc:
                 if not lost:  # once per outage, not at every try
                     log.warning(

@@ -22,17 +22,24 @@ log = logging.getLogger(__name__)
 BATCH = 500
 
 
-async def sweep_local_sessions(state: AppState, now: datetime) -> int:
-    """Close this node's sockets of sessions that ended; returns how many sessions."""
-    local = local_session_ids(state.publisher.sio.manager)
+async def live_session_ids(state: AppState, session_ids: list[int], now: datetime) -> set[int]:
+    """Which of `session_ids` still authenticate (not revoked, not idle past the limit),
+    asked BATCH at a time."""
     active_since = now - timedelta(seconds=state.settings.inactivity_seconds)
     live: set[int] = set()
-    for start in range(0, len(local), BATCH):
-        batch = local[start : start + BATCH]
+    for start in range(0, len(session_ids), BATCH):
+        batch = session_ids[start : start + BATCH]
         async with state.db.read() as session:
             live |= await live_sessions(
                 session, session_ids=batch, active_since=active_since, now=now
             )
+    return live
+
+
+async def sweep_local_sessions(state: AppState, now: datetime) -> int:
+    """Close this node's sockets of sessions that ended; returns how many sessions."""
+    local = local_session_ids(state.publisher.sio.manager)
+    live = await live_session_ids(state, local, now)
     # A session with a call still running waits for the next sweep: a call that ended its
     # own session closes it once its reply is sent (push.py `answering`).
     spared = live | state.publisher.answering_sessions()

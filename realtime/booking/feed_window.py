@@ -34,8 +34,6 @@ from storage.models import Appointment
 from storage.repo_appointments import clinic_window
 from storage.repo_booking import versions_of
 
-# The server's event carrying a day stream's changes (the client mirrors it).
-CHANGES_EVENT = "changes"
 # The longest window, in days (both ends included): two months of a board.
 MAX_WINDOW_DAYS = 62
 TOO_LONG = f"A window spans at most {MAX_WINDOW_DAYS} days."

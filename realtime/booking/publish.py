@@ -29,12 +29,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from realtime.booking.feed import feed_data, feed_for
-from realtime.booking.feed_window import CHANGES_EVENT, Moved, stream_changes
+from realtime.booking.feed_window import Moved, stream_changes
 from realtime.booking.schedule import Busy
 from realtime.booking.sessions import autocommit
 from realtime.booking.vacancies import month_data, month_of, month_times
 from realtime.paths import INTERNAL, audience_room, feed_path, vacancies_path
-from realtime.push import NAMESPACE, SNAPSHOT_EVENT, HeldLocks, LocalManager
+from realtime.push import CHANGES_EVENT, NAMESPACE, SNAPSHOT_EVENT, HeldLocks, LocalManager
 from realtime.state import AppState
 from storage.db import AsyncSession
 from storage.models import Clinic, Service, SlotClaim

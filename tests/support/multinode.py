@@ -16,10 +16,14 @@ from tests.support.server import ServerProcess
 
 @asynccontextmanager
 async def two_nodes(
-    logs: Path, env: Mapping[str, str] | None = None
+    logs: Path,
+    env: Mapping[str, str] | None = None,
+    *,
+    own: tuple[Mapping[str, str], Mapping[str, str]] = ({}, {}),
 ) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
     """Both nodes started together (migrations and demo data must cope with a concurrent
-    start) on a new database, with `env` added to each; dropped at the end."""
+    start) on a new database, with `env` added to each and `own` to each one's own (a
+    Redis user of its own, say); dropped at the end."""
     name, url = await create_postgres_database()
     shared = {
         "DATABASE_URL": url,
@@ -27,8 +31,8 @@ async def two_nodes(
         "REDIS_NAMESPACE": redis_namespace(),
         **(env or {}),
     }
-    a = ServerProcess(env=shared, log_path=logs / "a.log")
-    b = ServerProcess(env=shared, log_path=logs / "b.log")
+    a = ServerProcess(env={**shared, **own[0]}, log_path=logs / "a.log")
+    b = ServerProcess(env={**shared, **own[1]}, log_path=logs / "b.log")
     a.launch()
     b.launch()
     try:
