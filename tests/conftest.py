@@ -32,6 +32,17 @@ async def postgres_database() -> AsyncIterator[tuple[str, str]]:
     await drop_postgres_database(name)
 
 
+@pytest_asyncio.fixture(scope="module")
+async def own_postgres_database() -> AsyncIterator[tuple[str, str]]:
+    """A PostgreSQL database for a module's own server. Never give such a server the session's
+    database: it has its own files folder, finds the demo documents missing there and stores
+    them again (realtime/files.py `store_demo_documents`), and the session server's rows then
+    name files it does not have (its downloads answer 404)."""
+    name, url = await create_postgres_database()
+    yield name, url
+    await drop_postgres_database(name)
+
+
 def with_payments(server: ServerProcess, run_dir: Path, name: str) -> Iterator[ServerProcess]:
     """Start `server` with its own infra/stripe_local sending webhooks to it."""
     payments = StripeLocal(

@@ -256,7 +256,7 @@ def limited(
     if request.param == "sqlite":
         env["DATABASE_URL"] = f"sqlite+aiosqlite:///{Path(run) / 'limited.db'}"
     else:
-        _, url = request.getfixturevalue("postgres_database")
+        _, url = request.getfixturevalue("own_postgres_database")
         env |= {"DATABASE_URL": url, "REDIS_URL": REDIS_URL, "REDIS_NAMESPACE": redis_namespace()}
     server = ServerProcess(env=env, log_path=run / "limited.log").start()
     yield server

@@ -62,7 +62,7 @@ def oidc_server(
     if request.param == "sqlite":
         env = {"DATABASE_URL": f"sqlite+aiosqlite:///{run_dir / 'oidc.db'}"}
     else:
-        _, url = request.getfixturevalue("postgres_database")
+        _, url = request.getfixturevalue("own_postgres_database")
         env = {
             "DATABASE_URL": url,
             "REDIS_URL": REDIS_URL,
