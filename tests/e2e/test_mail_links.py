@@ -97,7 +97,9 @@ async def test_a_mailed_view_link_on_a_phone_shows_the_booking_but_not_the_answe
         await expect(page).to_have_url(re.compile(rf"/b/booking\?id={someone.appointment_id}$"))
         more = page.locator(".sign-in-for-more")
         await expect(more).to_contain_text(ui(lang, "booking:mailLink.signInForMore"))
-        # A view link neither cancels nor moves, and the answers stay behind the sign-in.
+        # A view link neither cancels nor moves (its lead says where those are), and the
+        # answers stay behind the sign-in.
+        await expect(page.get_by_text(ui(lang, "routes:myBooking.descriptionView"))).to_be_visible()
         await expect(page.locator(".my-booking-answers")).to_have_count(0)
         await expect(
             page.get_by_role("button", name=ui(lang, "booking:cancel.open"))

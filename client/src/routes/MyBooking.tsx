@@ -41,6 +41,13 @@ import { useAppStore } from '../store';
 import { selectAppointment, selectAppointmentId, selectAuthUser, selectCurrentStatus, selectLocale } from '../store/selectors';
 import '../booking/booking.css';
 
+
+/** The lead of My booking opened by a mail link, by the link's purpose. */
+function linkLead(purpose: string | undefined) {
+  if (purpose === 'cancel') return 'routes:myBooking.descriptionCancel' as const;
+  if (purpose === 'reschedule') return 'routes:myBooking.descriptionReschedule' as const;
+  return 'routes:myBooking.descriptionView' as const;
+}
 /** The payment in one line (amount paid, due, refunded), or null when nothing is charged. */
 /** Payment states of a payment that went through (docs/protocol.md "Cancelling and refunds"). */
 const PAID_STATES: ReadonlySet<string> = new Set(['paid', 'refund_pending', 'refunded', 'not_refunded']);
@@ -128,7 +135,8 @@ export default function MyBooking() {
   const byLink = user?.link !== undefined;
 
   const title = t('routes:myBooking.title');
-  const lead = t('routes:myBooking.description');
+  // A mail link's page says what that link lets the person do here (its one action, or reading).
+  const lead = t(byLink ? linkLead(user.link?.purpose) : 'routes:myBooking.description');
   if (mine.status === 'loading') {
     return (
       <Screen title={title} lead={lead}>
