@@ -210,13 +210,20 @@ async def identity_provider_update(context: CallContext, data: Any) -> dict[str,
             raise stale_edit(STALE_MESSAGE, current["version"], current)
         detail = _changes(state, row, edit)
         if detail:
+            fresh = row is None
             if row is None:
                 row = ClinicIdentityProvider(
-                    clinic_id=clinic_id, name="", issuer="", client_id="", updated_by=who.uid
+                    clinic_id=clinic_id,
+                    name="",
+                    issuer="",
+                    client_id="",
+                    updated=utcnow(),
+                    updated_by=who.uid,
+                    version=0,
                 )
-                row.version = 0
-                await add_workspace_provider(session, row=row)
             _apply(state, row, edit, who.uid)
+            if fresh:
+                await add_workspace_provider(session, row=row)
             await session.flush()
             await audit.record(
                 session,
