@@ -232,6 +232,33 @@ async def test_turning_it_off_gives_mail_links_back_and_ends_its_sessions(
     assert {"before": True, "after": False} in turned
 
 
+async def test_another_issuer_relinks_members_and_ends_the_old_issuers_sessions(
+    admin_server: ServerProcess, provider: OidcLocal, run_dir: Path
+) -> None:
+    team = await team_clinic(admin_server)
+    await set_provider(team, provider)
+    email = await new_member(team.url, team.clinic_id)
+    old_token, _ = await sign_in_at(
+        team.url, team.clinic_id, await provider.add_user(email, mfa=True)
+    )
+    assert await identity(team.url, old_token) is not None
+    moved = OidcLocal(log_path=run_dir / "oidc-admin-second.log").start()
+    try:
+        saved = await set_provider(team, moved)
+        assert saved["provider"]["issuer"] == moved.url
+        # Linked at the old issuer, the member is linked again by the new one's verified
+        # address; the old issuer's session ends at its next check.
+        token, refusal = await sign_in_at(
+            team.url, team.clinic_id, await moved.add_user(email, mfa=True)
+        )
+        assert (refusal, token is not None) == (None, True)
+        await run_recheck(team.url, timedelta(seconds=CHECK_SECONDS + 1))
+        assert await identity(team.url, old_token) is None
+        assert (await identity(team.url, token) or {}).get("email") == email
+    finally:
+        moved.stop()
+
+
 async def test_a_stale_edit_is_answered_with_the_current_values(
     admin_server: ServerProcess, provider: OidcLocal
 ) -> None:

@@ -14,6 +14,8 @@ from fhir.resources.R4B.questionnaireresponse import QuestionnaireResponse
 from sqlalchemy import text
 from sqlmodel import col, delete
 
+from realtime import audit
+from realtime.contract import AUDIT_ACTIONS
 from storage.db import open_database
 from storage.models import AuditEntry, Clinic, StaffMember
 from storage.repo_audit import add_entry
@@ -387,9 +389,6 @@ async def test_fhir_export_of_an_intake_for_staff_only_and_audited(
 def test_every_audit_action_is_in_the_one_list() -> None:
     """realtime/audit.py names each action it records; contract.json `auditActions` (which the
     audit screen's filter and words follow) lists exactly those."""
-    from realtime import audit
-    from realtime.contract import AUDIT_ACTIONS
-
     named = {
         value
         for name, value in vars(audit).items()
