@@ -189,7 +189,7 @@ async def test_an_admin_sets_the_provider_and_the_clinics_staff_sign_in_there(
     assert renamed["provider"]["secretSet"] is False  # null: a public client
     status, body = await update(team, renamed["version"], settings_of(provider))
     assert status == 200, body
-    fields = settings_of(provider, name="Kept secret")
+    fields = settings_of(provider, name="Kept IdP")
     del fields["clientSecret"]
     status, body = await update(team, body["data"]["version"], fields)
     assert status == 200 and body["data"]["provider"]["secretSet"] is True, body
