@@ -63,7 +63,10 @@ def create_app(settings: Settings | None = None) -> Any:
         payments=PaymentProvider(stripe_client(settings)),
         caches=caches,
         collections=collections(db, caches),
-        oidc=Directory(timeout_seconds=settings.oidc_http_timeout_seconds),
+        oidc=Directory(
+            timeout_seconds=settings.oidc_http_timeout_seconds,
+            refetch_seconds=settings.oidc_keys_refetch_seconds,
+        ),
     )
     bind_events(sio, state)
     install_resync(state)  # with Redis: pushes missed meanwhile sent again from the database

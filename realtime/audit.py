@@ -39,9 +39,12 @@ DOCUMENT_RETIRE = "document.retire"
 STAFF_INVITE = "staff.invite"
 STAFF_UPDATE = "staff.update"
 # A member's first sign-in at the clinic's identity provider linked them to its subject
-# (realtime/oidc/flow.py); the identity provider set or changed (realtime/oidc/admin.py).
+# (realtime/oidc/flow.py); the identity provider set, changed or turned off
+# (realtime/functions/identity_admin.py).
 STAFF_OIDC_LINK = "staff.oidcLink"
 IDENTITY_PROVIDER_UPDATE = "identityProvider.update"
+# Every action above is one of contract.json `auditActions`, the one list the audit screen's
+# filter offers too (tests/test_staff_audit.py checks both ways).
 
 
 async def record(

@@ -45,3 +45,9 @@ PATIENT_ROLES: Final[dict[str, tuple[int, ...]]] = {
 # Why a sign-in at a clinic's OpenID Connect provider ended on the sign-in screen
 # (`/?staffSignIn=<reason>`, realtime/oidc/flow.py); the client words each in ja and en.
 STAFF_SIGN_IN_ERRORS: Final[tuple[str, ...]] = tuple(_CONTRACT["staffSignInErrors"])
+# Every action the audit log records (realtime/audit.py names each), in the order the audit
+# screen's filter offers them (client/src/staff/audit.ts).
+AUDIT_ACTIONS: Final[tuple[str, ...]] = tuple(_CONTRACT["auditActions"])
+# Why a field of `identityProvider-update` was refused (`details.codes.<field>`,
+# realtime/oidc/admin_rules.py); the client words each in ja and en.
+IDENTITY_PROVIDER_PROBLEMS: Final[tuple[str, ...]] = tuple(_CONTRACT["identityProviderProblems"])

@@ -87,14 +87,20 @@ def production_problems(
     return problems + _stripe_problems(stripe_secret_key, stripe_webhook_secret)
 
 
-def oidc_problems(*, issuers: dict[str, str], production: bool) -> list[str]:
+def issuer_allowed(issuer: str, *, production: bool) -> bool:
     """A provider's issuer is an https:// address in production (its keys and tokens travel
-    over it); plain http:// is for the local provider in development and tests."""
+    over it); plain http:// is for the local provider in development and tests. The same
+    rule holds for the OIDC_PROVIDERS setting and for an issuer set in the workspace
+    (realtime/oidc/admin_rules.py)."""
+    parts = urlsplit(issuer)
+    allowed = ("https",) if production else ("https", "http")
+    return parts.scheme in allowed and bool(parts.hostname)
+
+
+def oidc_problems(*, issuers: dict[str, str], production: bool) -> list[str]:
     problems = []
     for clinic_id, issuer in sorted(issuers.items()):
-        parts = urlsplit(issuer)
-        allowed = ("https",) if production else ("https", "http")
-        if parts.scheme not in allowed or not parts.hostname:
+        if not issuer_allowed(issuer, production=production):
             problems.append(
                 f"OIDC_PROVIDERS: the issuer of clinic {clinic_id} must be an https:// address"
                 + (" in production" if production else " (or http:// outside production)")

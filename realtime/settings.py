@@ -140,6 +140,12 @@ class Settings(BaseSettings):
     # Clock difference allowed with a provider (ID token `exp`, `iat`).
     oidc_clock_skew_seconds: int = Field(default=60, ge=0, le=600)
     oidc_http_timeout_seconds: float = 10.0
+    # An ID token whose key id the cached keys lack fetches the provider's keys again (it
+    # rotated them), at most once per this many seconds per provider.
+    oidc_keys_refetch_seconds: float = Field(default=30.0, ge=0, le=3600)
+    # Sign-ins started at providers (GET /auth/oidc/{clinicId}/start) per client IP in the
+    # rate-limit window: each one writes a row and calls the provider.
+    oidc_starts_per_ip: int = 30
     log_level: str = "info"
     # Load tests of a staging deployment (docs/security.md, "Load-test sessions"): with a
     # key set, POST /auth/loadtest-session issues sessions for @loadtest.invalid addresses

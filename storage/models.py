@@ -221,6 +221,8 @@ class ClinicIdentityProvider(SQLModel, table=True):
     client_secret_sealed: str | None = Field(default=None, max_length=1000)
     # `acr` values the provider sends for a multi-factor sign-in (besides `amr` "mfa").
     mfa_acr: list[str] = Field(default_factory=list, sa_column=Column(JSONDocument, nullable=False))
+    # Off: kept as set, but nobody signs in through it; the clinic's staff use e-mail links.
+    enabled: bool = True
     updated: datetime = _ts()
     updated_by: str = Field(max_length=64)
     version: int = 1

@@ -37,6 +37,11 @@ async def lock_workspace_provider(
     ).first()
 
 
+async def add_workspace_provider(session: AsyncSession, *, row: ClinicIdentityProvider) -> None:
+    session.add(row)
+    await session.flush()
+
+
 async def add_login(session: AsyncSession, *, login: OidcLogin) -> None:
     session.add(login)
     await session.flush()

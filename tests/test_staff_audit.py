@@ -14,6 +14,8 @@ from fhir.resources.R4B.questionnaireresponse import QuestionnaireResponse
 from sqlalchemy import text
 from sqlmodel import col, delete
 
+from realtime import audit
+from realtime.contract import AUDIT_ACTIONS
 from storage.db import open_database
 from storage.models import AuditEntry, Clinic, StaffMember
 from storage.repo_audit import add_entry
@@ -382,3 +384,14 @@ async def test_fhir_export_of_an_intake_for_staff_only_and_audited(
         assert codes == ["1", "2"]
         entries = await entries_of(base_url, staff.token, someone.appointment_id)
         assert [e["action"] for e in entries] == ["intake.export"]
+
+
+def test_every_audit_action_is_in_the_one_list() -> None:
+    """realtime/audit.py names each action it records; contract.json `auditActions` (which the
+    audit screen's filter and words follow) lists exactly those."""
+    named = {
+        value
+        for name, value in vars(audit).items()
+        if name.isupper() and isinstance(value, str) and "." in value
+    }
+    assert named == set(AUDIT_ACTIONS)

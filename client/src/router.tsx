@@ -88,6 +88,7 @@ const staffScreens: RouteObject[] = [
   { path: clientRoute('/staff/documents'), lazy: screen(() => import('./staff/DocumentsScreen')) },
   { path: clientRoute('/staff/services'), lazy: screen(() => import('./staff/ServicesScreen')) },
   { path: clientRoute('/staff/codes'), lazy: screen(() => import('./staff/CodesScreen')) },
+  { path: clientRoute('/staff/identity'), lazy: screen(() => import('./staff/IdentityScreen')) },
   { path: clientRoute('/staff/schedule'), lazy: screen(() => import('./staff/ScheduleScreen')) },
 ];
 

@@ -167,13 +167,20 @@ async def delete_user(request: Request) -> Response:
 
 
 async def next_id_token(request: Request) -> Response:
-    """`{"claims": {...}}` laid over the next ID token (a null removes a claim), or
-    `{"replay": true}`: the last ID token sent again."""
+    """`{"claims": {...}}` laid over the next ID token (a null removes a claim),
+    `{"replay": true}`: the last ID token sent again, or `{"unpublishedKey": true}`: the next
+    one signed by a key never published."""
     body: dict[str, Any] = await request.json()
     provider = _provider(request)
     provider.next_claims = dict(body.get("claims", {}))
     provider.replay_next = bool(body.get("replay", False))
+    provider.unpublished_next = bool(body.get("unpublishedKey", False))
     return JSONResponse({"ok": True})
+
+
+async def stats(request: Request) -> Response:
+    """What a test counts: how often the keys were fetched."""
+    return JSONResponse({"jwksFetches": _provider(request).jwks_fetches})
 
 
 async def rotate_key(request: Request) -> Response:
@@ -193,6 +200,7 @@ def create_app(provider: Provider) -> Starlette:
             Route("/_control/users/{sub}", delete_user, methods=["DELETE"]),
             Route("/_control/next-id-token", next_id_token, methods=["POST"]),
             Route("/_control/rotate-key", rotate_key, methods=["POST"]),
+            Route("/_control/stats", stats),
         ]
     )
     app.state.provider = provider

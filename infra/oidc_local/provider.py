@@ -49,6 +49,12 @@ class Code:
     expires: float
 
 
+def _new_key() -> RSAKey:
+    return RSAKey.generate_key(
+        2048, parameters={"kid": secrets.token_hex(8), "use": "sig", "alg": "RS256"}
+    )
+
+
 def s256(verifier: str) -> str:
     digest = hashlib.sha256(verifier.encode("ascii")).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
@@ -59,18 +65,17 @@ class Provider:
     issuer: str
     client_id: str
     client_secret: str
-    key: RSAKey = field(
-        default_factory=lambda: RSAKey.generate_key(
-            2048, parameters={"kid": secrets.token_hex(8), "use": "sig", "alg": "RS256"}
-        )
-    )
+    key: RSAKey = field(default_factory=_new_key)
     users: dict[str, User] = field(default_factory=dict)
     codes: dict[str, Code] = field(default_factory=dict)
     refresh_tokens: dict[str, str] = field(default_factory=dict)  # token -> sub
     # Test controls: claims laid over the next ID token, or the last one sent again.
     next_claims: dict[str, Any] = field(default_factory=dict)
     replay_next: bool = False
+    # The next ID token signed by a key this provider never publishes (a forgery).
+    unpublished_next: bool = False
     last_id_token: str | None = None
+    jwks_fetches: int = 0  # how often the keys were fetched (a relying party's refetches)
 
     def metadata(self) -> dict[str, Any]:
         return {
@@ -89,12 +94,12 @@ class Provider:
         }
 
     def jwks(self) -> dict[str, Any]:
+        self.jwks_fetches += 1
         return dict(KeySet([self.key]).as_dict(private=False))
 
     def rotate_key(self) -> None:
-        self.key = RSAKey.generate_key(
-            2048, parameters={"kid": secrets.token_hex(8), "use": "sig", "alg": "RS256"}
-        )
+        """A new signing key; only it is published from now on."""
+        self.key = _new_key()
 
     def issue_code(self, sub: str, redirect_uri: str, challenge: str, nonce: str | None) -> str:
         code = secrets.token_urlsafe(24)
@@ -158,7 +163,9 @@ class Provider:
             claims["acr"] = user.acr
         claims.update(self.next_claims)
         self.next_claims = {}
-        header = {"alg": "RS256", "kid": self.key.kid}
-        token = jwt.encode(header, {k: v for k, v in claims.items() if v is not None}, self.key)
+        key = _new_key() if self.unpublished_next else self.key
+        self.unpublished_next = False
+        header = {"alg": "RS256", "kid": key.kid}
+        token = jwt.encode(header, {k: v for k, v in claims.items() if v is not None}, key)
         self.last_id_token = token
         return token

@@ -2,7 +2,8 @@
 
 A clinic named in OIDC_PROVIDERS uses that one (the operator's word wins, and its secret
 never touches the database); any other clinic uses the provider its clinic_admin set in the
-workspace (`clinic_identity_providers`, secret sealed), if any.
+workspace (`clinic_identity_providers`, secret sealed), if any and turned on. A provider
+turned off or removed is no provider: the clinic's staff sign in by e-mail link again.
 """
 
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ class Provider:
         return f"Provider(clinic_id={self.clinic_id!r}, issuer={self.issuer!r})"
 
 
-def _from_settings(settings: Settings, clinic_id: str) -> Provider | None:
+def from_settings(settings: Settings, clinic_id: str) -> Provider | None:
     setting = settings.oidc_providers.get(clinic_id)
     if setting is None:
         return None
@@ -67,11 +68,11 @@ def _from_row(settings: Settings, row: ClinicIdentityProvider) -> Provider:
 
 
 async def provider_of(settings: Settings, session: AsyncSession, clinic_id: str) -> Provider | None:
-    configured = _from_settings(settings, clinic_id)
+    configured = from_settings(settings, clinic_id)
     if configured is not None:
         return configured
     row = await workspace_provider(session, clinic_id=clinic_id)
-    return None if row is None else _from_row(settings, row)
+    return None if row is None or not row.enabled else _from_row(settings, row)
 
 
 async def offered(settings: Settings, session: AsyncSession) -> list[dict[str, Any]]:
@@ -79,7 +80,8 @@ async def offered(settings: Settings, session: AsyncSession) -> list[dict[str, A
     the clinic's names and the provider's, nothing more."""
     names = {clinic_id: s.name for clinic_id, s in settings.oidc_providers.items()}
     for row in await workspace_providers(session):
-        names.setdefault(row.clinic_id, row.name)
+        if row.enabled:
+            names.setdefault(row.clinic_id, row.name)
     answer = []
     for clinic_id in sorted(names):
         clinic = await get_clinic(session, clinic_id=clinic_id)

@@ -5,7 +5,10 @@
   (OpenID Connect Discovery 1.0, section 4.3), or nothing from it is used.
 - Keys are kept KEYS_SECONDS. An ID token signed with a key id the cached set lacks (the
   provider rotated its keys) makes one fetch of the set again, at most once per
-  REFETCH_SECONDS per provider: a stream of forged key ids cannot make us hammer it.
+  `refetch_seconds` (OIDC_KEYS_REFETCH_SECONDS, 30) per provider: a stream of forged key ids
+  cannot make us hammer it.
+- `discover` fetches the metadata afresh, whatever is cached: what a clinic_admin's new
+  issuer is checked with before it is saved (realtime/functions/identity_admin.py).
 """
 
 import asyncio
@@ -19,13 +22,16 @@ from joserfc.jwk import KeySet
 
 METADATA_SECONDS = 3600.0
 KEYS_SECONDS = 3600.0
-REFETCH_SECONDS = 30.0
 WELL_KNOWN = "/.well-known/openid-configuration"
 
 
 class ProviderUnavailable(Exception):
     """The provider could not be reached, or answered with something unusable (the message
     says which, for the log; it holds no secret)."""
+
+
+class IssuerMismatch(ProviderUnavailable):
+    """The discovery document answered, but names another issuer than the one asked for."""
 
 
 @dataclass(frozen=True)
@@ -46,8 +52,9 @@ class _Keys:
 class Directory:
     """This node's cache of providers' metadata and keys (AppState.oidc)."""
 
-    def __init__(self, timeout_seconds: float) -> None:
+    def __init__(self, timeout_seconds: float, refetch_seconds: float = 30.0) -> None:
         self.timeout_seconds = timeout_seconds
+        self.refetch_seconds = refetch_seconds
         self._metadata: dict[str, tuple[float, Metadata]] = {}
         self._keys: dict[str, _Keys] = {}
         self._lock = asyncio.Lock()
@@ -58,7 +65,7 @@ class Directory:
                 reply = await http.get(url, headers={"Accept": "application/json"})
             reply.raise_for_status()
             body = reply.json()
-        except (httpx2.HTTPError, ValueError) as exc:
+        except (httpx2.HTTPError, httpx2.InvalidURL, ValueError) as exc:
             raise ProviderUnavailable(f"GET {url}: {type(exc).__name__}") from exc
         if not isinstance(body, dict):
             raise ProviderUnavailable(f"GET {url}: not a JSON object")
@@ -68,9 +75,13 @@ class Directory:
         cached = self._metadata.get(issuer)
         if cached is not None and time.monotonic() - cached[0] < METADATA_SECONDS:
             return cached[1]
+        return await self.discover(issuer)
+
+    async def discover(self, issuer: str) -> Metadata:
+        """The issuer's metadata fetched now (and kept), or why it cannot be used."""
         body = await self._get_json(issuer.rstrip("/") + WELL_KNOWN)
         if body.get("issuer") != issuer:
-            raise ProviderUnavailable(f"discovery of {issuer} names another issuer")
+            raise IssuerMismatch(f"discovery of {issuer} names another issuer")
         fields = ("authorization_endpoint", "token_endpoint", "jwks_uri")
         if not all(isinstance(body.get(name), str) for name in fields):
             raise ProviderUnavailable(f"discovery of {issuer} lacks an endpoint")
@@ -95,7 +106,7 @@ class Directory:
             known = cached is not None and (kid is None or _has_kid(cached.keys, kid))
             if cached is not None and fresh and known:
                 return cached.keys
-            if cached is not None and now - cached.fetched < REFETCH_SECONDS:
+            if cached is not None and now - cached.fetched < self.refetch_seconds:
                 return cached.keys  # fetched a moment ago: an unknown kid is simply unknown
             body = await self._get_json(metadata.jwks_uri)
             try:

@@ -259,7 +259,7 @@ async def _member(
     """The active member of the provider's clinic this subject is, and whether it was linked
     just now. A subject seen before is its linked member's; a new one is linked to the
     member whose address the provider says it verified, if that member is of this clinic
-    and not linked to another subject."""
+    and not linked to another subject of this issuer."""
     member = await member_of_subject(session, issuer=provider.issuer, subject=verified.subject)
     if member is not None:
         if member.removed_at is not None or member.clinic_id != provider.clinic_id:
@@ -274,8 +274,10 @@ async def _member(
     member = await lock_staff_member(session, email=email)
     if member is None or member.clinic_id != provider.clinic_id:
         raise Refused("unknown", "no active member of this clinic with that e-mail")
-    if member.oidc_subject is not None:
+    if member.oidc_subject is not None and member.oidc_issuer == provider.issuer:
         raise Refused("unknown", "the member is linked to another subject")
+    # Linked at another issuer: the clinic's administrator changed the provider, whose word
+    # on the address now counts (the old issuer's sessions end at their next check).
     member.oidc_issuer = provider.issuer
     member.oidc_subject = verified.subject
     await session.flush()

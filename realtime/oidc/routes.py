@@ -1,7 +1,11 @@
 """GET /auth/oidc/{clinicId}/start and GET /auth/oidc/callback (docs/protocol.md, "Staff
 sign-in through the clinic's identity provider"). Both end in a redirect: to the provider,
 to the staff workspace signed in, or back to the sign-in screen with `staffSignIn=<reason>`,
-which the client words in the person's language. Never an error page or a stack trace."""
+which the client words in the person's language. Never an error page or a stack trace.
+
+A start is counted per client IP (OIDC_STARTS_PER_IP in the rate-limit window, the house
+limiter of realtime/ratelimit.py): each writes a row and asks the provider, so a loop of
+starts is refused with `staffSignIn=too-many` before either."""
 
 import logging
 from urllib.parse import urlencode
@@ -11,7 +15,9 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from realtime.auth import set_session_cookie
+from realtime.errors import FunctionError
 from realtime.oidc.flow import STAFF_HOME, Refused, callback, start
+from realtime.ratelimit import enforce
 from realtime.state import AppState
 
 log = logging.getLogger(__name__)
@@ -24,6 +30,10 @@ CALLBACK_PARAMS = ("state", "code", "error")
 def _state(request: Request) -> AppState:
     state: AppState = request.app.state.app
     return state
+
+
+def client_ip(request: Request) -> str | None:
+    return request.client.host if request.client else None
 
 
 def _https(state: AppState) -> bool:
@@ -41,8 +51,27 @@ def back_to_sign_in(reason: str) -> RedirectResponse:
     return response
 
 
+TOO_MANY = "too-many"
+
+
+async def _within_limit(state: AppState, request: Request) -> bool:
+    settings = state.settings
+    try:
+        await enforce(
+            state.limiter,
+            {f"oidc-start-ip:{client_ip(request) or 'unknown'}": settings.oidc_starts_per_ip},
+            window_seconds=settings.rate_limit_window_seconds,
+        )
+    except FunctionError:
+        return False
+    return True
+
+
 async def oidc_start(request: Request) -> Response:
     state = _state(request)
+    if not await _within_limit(state, request):
+        log.info("oidc start refused: too many from one address")
+        return back_to_sign_in(TOO_MANY)
     try:
         started = await start(
             state,
@@ -75,7 +104,7 @@ async def oidc_callback(request: Request) -> Response:
             state,
             params,
             browser_token=request.cookies.get(BROWSER_COOKIE),
-            client_ip=request.client.host if request.client else None,
+            client_ip=client_ip(request),
         )
     except Refused as exc:
         log.info("oidc callback refused: %s", exc)

@@ -26,6 +26,7 @@ export const refusalKeys = {
   token: 'login.staffSignIn.token',
   unknown: 'login.staffSignIn.unknown',
   'not-offered': 'login.staffSignIn.not-offered',
+  'too-many': 'login.staffSignIn.too-many',
 } as const;
 export type StaffSignInError = keyof typeof refusalKeys;
 

@@ -30,6 +30,7 @@ import {
   type AuditFilters,
   type AuditPage,
 } from './audit';
+import { auditedChanges } from './identityProvider';
 import { startOf } from './instants';
 import { useClinicDocument } from './liveClinic';
 import { changedSettings } from './services';
@@ -140,6 +141,18 @@ function useDetailWords() {
         ].filter((part): part is string => part !== null);
         return parts.length === 0 ? t('audit.detail.noFilters') : t('audit.detail.filters', { filters: parts.join(t('audit.detail.separator')) });
       }
+      case 'identityProvider.update': {
+        const { fields, secret, enabled } = auditedChanges(detail);
+        return [
+          enabled === null ? null : t(enabled ? 'identity.audit.on' : 'identity.audit.off'),
+          ...fields.filter((field) => field !== 'enabled').map((field) => t(`identity.audit.field.${field}`)),
+          secret === null ? null : t(`identity.audit.secret.${secret}`),
+        ]
+          .filter((part): part is string => part !== null)
+          .join(t('audit.detail.separator'));
+      }
+      case 'staff.oidcLink':
+        return typeof detail.email === 'string' ? detail.email : '';
       default:
         return '';
     }
@@ -253,7 +266,7 @@ function FiltersForm({ applied, onApply }: { applied: AuditFilters; onApply: (fi
           <option value="">{t('board.all')}</option>
           {AUDIT_ACTIONS.map((action) => (
             <option key={action} value={action}>
-              {t(`audit.actions.${action}`)}
+              {t(`audit.actions.${action}`, { defaultValue: action })}
             </option>
           ))}
         </select>

@@ -13,7 +13,7 @@ import './staffNav.css';
 
 interface Entry {
   to: string;
-  key: 'board' | 'schedule' | 'services' | 'codes' | 'documents' | 'team' | 'audit';
+  key: 'board' | 'schedule' | 'services' | 'codes' | 'documents' | 'team' | 'identity' | 'audit';
   roles: readonly StaffRole[];
 }
 
@@ -27,6 +27,7 @@ export const STAFF_ENTRIES: readonly Entry[] = [
   { to: '/staff/codes', key: 'codes', roles: ADMIN },
   { to: '/staff/documents', key: 'documents', roles: ADMIN },
   { to: '/staff/team', key: 'team', roles: ADMIN },
+  { to: '/staff/identity', key: 'identity', roles: ADMIN },
   { to: '/staff/audit', key: 'audit', roles: ADMIN },
 ];
 

@@ -67,6 +67,18 @@ const cases: Record<string, Case> = {
       'ito@demo-clinic.example（カウンセラー）',
     ],
   },
+  "the clinic's sign-in service": {
+    entries: [
+      auditEntry(3, 'identityProvider.update', { changes: { enabled: { before: true, after: false } } }),
+      auditEntry(2, 'identityProvider.update', { changes: { name: { before: 'A', after: 'B' } }, secret: 'replaced' }),
+      auditEntry(1, 'identityProvider.update', {
+        changes: { name: { before: null, after: 'A' }, issuer: { before: null, after: 'https://idp.example' }, clientId: { before: null, after: 'c' }, mfaAcr: { before: null, after: [] }, enabled: { before: null, after: true } },
+        secret: 'set',
+      }),
+    ],
+    en: ['turned off', 'button name, secret replaced', 'turned on, button name, issuer, client ID, acr values, secret set'],
+    ja: ['無効化', 'ボタンの名前、シークレットを置き換え', '有効化、ボタンの名前、発行者、クライアントID、acr の値、シークレットを設定'],
+  },
 };
 
 let view: ReturnType<typeof renderApp> | undefined;

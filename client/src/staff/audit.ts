@@ -4,18 +4,18 @@
  * document `clinics/{clinicId}/audit`, whose only use is to say that a new entry was recorded
  * (the screen then reads the list again through the audited call).
  */
+import { contract } from '../contract';
 import { isIsoDate } from '../intake/dates';
 import { isRecord } from '../isRecord';
 import { CLINICS_PREFIX } from './liveClinic';
 
 export const auditPath = (clinicId: string) => `${CLINICS_PREFIX}${clinicId}/audit`;
 
-/** The actions the server records (realtime/audit.py), in the order the filter offers them. */
-export const AUDIT_ACTIONS = ['intake.read', 'intake.export', 'appointment.status', 'appointment.cancel', 'appointment.reschedule', 'mail.resend', 'calendarFeed.rotate', 'audit.read', 'schedule.update', 'holidays.update', 'service.update', 'providerCode.update', 'document.upload', 'document.retire', 'staff.invite', 'staff.update'] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** The actions the server records (realtime/audit.py), in the order the filter offers them: contract.json `auditActions`, the one list. */
+export const AUDIT_ACTIONS: readonly string[] = contract.auditActions;
 
-export function isAuditAction(value: unknown): value is AuditAction {
-  return typeof value === 'string' && (AUDIT_ACTIONS as readonly string[]).includes(value);
+export function isAuditAction(value: unknown): value is string {
+  return typeof value === 'string' && AUDIT_ACTIONS.includes(value);
 }
 
 export interface AuditEntry {
