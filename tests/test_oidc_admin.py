@@ -55,7 +55,7 @@ def provider(run_dir: Path) -> Iterator[OidcLocal]:
 def _env(request: pytest.FixtureRequest, run_dir: Path, name: str) -> dict[str, str]:
     if request.param == "sqlite":
         return {"DATABASE_URL": f"sqlite+aiosqlite:///{run_dir / f'{name}.db'}"}
-    _, url = request.getfixturevalue("postgres_database")
+    _, url = request.getfixturevalue("own_postgres_database")
     return {"DATABASE_URL": url, "REDIS_URL": REDIS_URL, "REDIS_NAMESPACE": redis_namespace()}
 
 
@@ -271,6 +271,23 @@ async def test_a_stale_edit_is_answered_with_the_current_values(
     assert details["version"] == 1 and details["current"]["provider"]["name"] == "First"
     assert CLIENT_SECRET not in str(body)
     assert (await read(team))["provider"]["name"] == "First"
+
+
+async def test_two_first_saves_at_once_one_wins_and_the_other_is_told(
+    admin_server: ServerProcess, provider: OidcLocal
+) -> None:
+    """No provider row yet to lock: the clinic's row orders them (a 500 from the unique key
+    on PostgreSQL before)."""
+    team = await team_clinic(admin_server)
+    replies = await asyncio.gather(
+        update(team, 0, settings_of(provider, name="One")),
+        update(team, 0, settings_of(provider, name="Two")),
+    )
+    assert sorted(status for status, _ in replies) == [200, 409], replies
+    won = next(body for status, body in replies if status == 200)["data"]["provider"]["name"]
+    told = next(body for status, body in replies if status == 409)["error"]["details"]
+    assert told["current"]["provider"]["name"] == won
+    assert (await read(team))["provider"]["name"] == won
 
 
 # Refused ---------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from realtime.rules import require_staff
 from realtime.state import AppState
 from storage.models import ClinicIdentityProvider
 from storage.repo_oidc import add_workspace_provider, lock_workspace_provider, workspace_provider
+from storage.repo_staff import lock_clinic
 from storage.types import iso, utcnow
 
 SET_BY_SETTING = (
@@ -204,6 +205,9 @@ async def identity_provider_update(context: CallContext, data: Any) -> dict[str,
     if edit.enabled:
         await check_issuer(state.oidc, edit.issuer)  # a network call: before the lock
     async with changing(state) as change, state.db.write() as session:
+        # The clinic's row first: two first saves (no provider row to lock yet) queue here,
+        # and the second is told the first's version instead of hitting the unique key.
+        await lock_clinic(session, clinic_id=clinic_id)
         row = await lock_workspace_provider(session, clinic_id=clinic_id)
         current = provider_wire(state, clinic_id, row)
         if request.version != current["version"]:
