@@ -146,6 +146,10 @@ class Settings(BaseSettings):
     # Sign-ins started at providers (GET /auth/oidc/{clinicId}/start) per client IP in the
     # rate-limit window: each one writes a row and calls the provider.
     oidc_starts_per_ip: int = 30
+    # In production an issuer typed in the workspace must resolve to public addresses only
+    # (realtime/oidc/admin_rules.py `refuse_private_issuer`); true allows private ones, for a
+    # provider on the clinic's own network.
+    oidc_private_issuers: bool = False
     log_level: str = "info"
     # Load tests of a staging deployment (docs/security.md, "Load-test sessions"): with a
     # key set, POST /auth/loadtest-session issues sessions for @loadtest.invalid addresses

@@ -19,7 +19,8 @@ import httpx
 import pytest
 from sqlmodel import select
 
-from realtime.oidc.admin_rules import Keep, settled
+from realtime.errors import FunctionError
+from realtime.oidc.admin_rules import Keep, refuse_private_issuer, settled
 from storage.db import open_database
 from storage.models import ClinicIdentityProvider
 from tests.conftest import unique_email
@@ -346,6 +347,31 @@ def test_production_requires_https() -> None:
         settled(issuer="http://idp.example", **edit)  # type: ignore[arg-type]
     assert getattr(refused.value, "details", {})["codes"] == {"issuer": "https"}
     assert settled(issuer="https://idp.example", **edit).issuer == "https://idp.example"  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("issuer", "code"),
+    [
+        ("https://127.0.0.1", "private"),
+        ("https://localhost/realms/clinic", "private"),
+        ("https://10.1.2.3/realms/clinic", "private"),
+        ("https://169.254.169.254", "private"),  # a cloud's metadata address
+        ("https://[::1]:8443", "private"),
+        ("https://idp.invalid", "unreachable"),
+        ("https://8.8.8.8", None),
+    ],
+)
+async def test_production_refuses_an_issuer_on_a_private_address(
+    issuer: str, code: str | None
+) -> None:
+    """The server fetches the issuer an administrator types: in production not one that
+    resolves to this server or a private network (realtime/oidc/admin_rules.py)."""
+    if code is None:
+        await refuse_private_issuer(issuer)
+        return
+    with pytest.raises(FunctionError) as refused:
+        await refuse_private_issuer(issuer)
+    assert refused.value.details["codes"] == {"issuer": code}
 
 
 async def test_only_the_clinics_administrators_read_or_set_it(

@@ -24,7 +24,13 @@ from realtime.dispatch import CallContext, callable_function, validated
 from realtime.errors import FunctionError, stale_edit
 from realtime.functions.inputs import Id, Input
 from realtime.functions.staff import raw
-from realtime.oidc.admin_rules import Keep, Settled, check_issuer, settled
+from realtime.oidc.admin_rules import (
+    Keep,
+    Settled,
+    check_issuer,
+    refuse_private_issuer,
+    settled,
+)
 from realtime.oidc.config import from_settings
 from realtime.oidc.flow import redirect_uri
 from realtime.oidc.sealing import Unreadable, seal, unseal
@@ -203,6 +209,8 @@ async def identity_provider_update(context: CallContext, data: Any) -> dict[str,
         raise FunctionError("PERMISSION_DENIED", SET_BY_SETTING, {"reason": "setting"})
     edit = _settled(state, request)
     if edit.enabled:
+        if state.settings.app_env == "production" and not state.settings.oidc_private_issuers:
+            await refuse_private_issuer(edit.issuer)
         await check_issuer(state.oidc, edit.issuer)  # a network call: before the lock
     async with changing(state) as change, state.db.write() as session:
         # The clinic's row first: two first saves (no provider row to lock yet) queue here,

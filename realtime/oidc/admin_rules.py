@@ -13,6 +13,9 @@ A refusal names each field at fault in `details.fields` (English, for logs and s
 the user's language).
 """
 
+import asyncio
+import ipaddress
+import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -35,6 +38,7 @@ MESSAGES: dict[str, str] = {
     "characters": "This holds characters that are not allowed here.",
     "url": "Enter the issuer as a web address (https://...), without a query or fragment.",
     "https": "The issuer must be an https:// address.",
+    "private": "The issuer must be a public address.",
     "unreachable": "The provider's discovery document could not be fetched from this issuer.",
     "issuerMismatch": "The provider's discovery document names another issuer.",
     "tooMany": f"At most {ACR_COUNT} values.",
@@ -143,6 +147,29 @@ def settled(
         raise refused(problems)
     acr = list(dict.fromkeys(value.strip() for value in mfa_acr))
     return Settled(name, issuer, client_id, secret, acr, enabled)
+
+
+async def addresses_of(host: str) -> list[str]:
+    """Every address `host` resolves to (an IP literal: itself); none when it does not."""
+    try:
+        found = await asyncio.get_running_loop().getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return []
+    return [str(info[4][0]) for info in found]
+
+
+async def refuse_private_issuer(issuer: str) -> None:
+    """In production an issuer typed in the workspace must resolve to public addresses only:
+    the server fetches it, so an administrator could otherwise make it reach what only the
+    server can (its loopback, the cloud's metadata address, the clinic's private network).
+    An operator who runs the provider on a private network sets it in OIDC_PROVIDERS, or
+    OIDC_PRIVATE_ISSUERS. (A name that resolves elsewhere later is not caught here.)"""
+    host = urlsplit(issuer).hostname or ""
+    addresses = await addresses_of(host)
+    if not addresses:
+        raise refused({"issuer": "unreachable"})
+    if not all(ipaddress.ip_address(a.split("%", 1)[0]).is_global for a in addresses):
+        raise refused({"issuer": "private"})
 
 
 async def check_issuer(directory: Directory, issuer: str) -> None:
