@@ -9,13 +9,13 @@ import { analytics, installErrorReporting } from './analytics';
 import { appVersion } from './appVersion';
 import { auth } from './auth/session';
 import { installPreloadErrorHandler, showStartFailure, startApp } from './bootstrap';
+import { replaceWith } from './components/OutsideNavigation';
 import { bindLocale, createAppI18n, loadNamespaces } from './i18n';
 import { bindAfterSignIn } from './realtime/afterSignIn';
 import { bindRealtime } from './realtime/bindings';
 import { bindLinkedAppointment } from './realtime/linkedAppointment';
 import { bindOutbox } from './realtime/outbox';
 import { callFunction, outbox, realtime } from './realtime';
-import { createAppRouter } from './router';
 import { useAppStore } from './store';
 import './styles.css';
 
@@ -44,8 +44,8 @@ installPreloadErrorHandler(window, {
 
 installErrorReporting(window, analytics);
 
-// The first screen's translations load while the session is read; the router (created after
-// this, so its routes find the instance) loads the others a screen needs.
+// The first screen's translations load while the session is read; each screen loads the others
+// it needs (router.tsx).
 const i18nReady = createAppI18n(useAppStore.getState().locale);
 bindRealtime(realtime, useAppStore);
 bindOutbox(outbox, useAppStore);
@@ -56,14 +56,13 @@ bindLinkedAppointment({
     console.warn(message, error);
   },
 });
-const router = createAppRouter();
 bindAfterSignIn({
   store: useAppStore,
   realtime,
   call: callFunction,
   signOut: () => auth.signOut(),
   goToLogin: () => {
-    void router.navigate('/', { replace: true });
+    replaceWith('/');
   },
   userAgent: navigator.userAgent,
   appVersion,
@@ -84,7 +83,7 @@ startApp({
         bindLocale(i18n, useAppStore);
         createRoot(container).render(
           <StrictMode>
-            <App i18n={i18n} router={router} />
+            <App i18n={i18n} />
           </StrictMode>,
         );
         // Then, when the browser is idle, the rest of a client's translations: the connection
