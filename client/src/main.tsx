@@ -1,21 +1,17 @@
 /**
- * Start-up (docs/product.md "Behaviours across screens"): bind store, i18n and realtime, then mount the interface once, on
- * the first authentication-state change.
+ * Start-up (docs/product.md "Behaviours across screens"): bind store and i18n, then mount the interface once, on the
+ * first authentication-state change. What a signed-out first screen does not need loads later (docs/benchmarks.md
+ * "Client first load"): the realtime client and its bindings with the first signed-in state; the analytics client,
+ * the connection notice and the rest of a client's translations when the browser is idle after the first render.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { analytics, installErrorReporting } from './analytics';
-import { appVersion } from './appVersion';
+import { installErrorReporting, reportsUntilLoaded } from './analytics/reporting';
 import { auth } from './auth/session';
 import { installPreloadErrorHandler, showStartFailure, startApp } from './bootstrap';
-import { replaceWith } from './components/OutsideNavigation';
 import { bindLocale, createAppI18n, loadNamespaces } from './i18n';
-import { bindAfterSignIn } from './realtime/afterSignIn';
-import { bindRealtime } from './realtime/bindings';
-import { bindLinkedAppointment } from './realtime/linkedAppointment';
-import { bindOutbox } from './realtime/outbox';
-import { callFunction, outbox, realtime } from './realtime';
+import { connectionNotice } from './presence/dialogs';
 import { useAppStore } from './store';
 import './styles.css';
 
@@ -32,6 +28,12 @@ function whenIdle(task: () => void): void {
   else window.setTimeout(task, 200);
 }
 
+function warnNotLoaded(what: string) {
+  return (error: unknown) => {
+    console.warn(`${what} not loaded`, error);
+  };
+}
+
 installPreloadErrorHandler(window, {
   reload: () => {
     window.location.reload();
@@ -42,38 +44,45 @@ installPreloadErrorHandler(window, {
   storage: sessionStorageOrNull(),
 });
 
-installErrorReporting(window, analytics);
+// Errors are kept from the start; they are sent once the analytics client has loaded.
+const reports = reportsUntilLoaded();
+installErrorReporting(window, reports);
+
+/** The realtime client and its bindings (realtime/signedIn.ts), loaded once, with the first signed-in state. */
+let signedIn: Promise<void> | null = null;
+function bindWhenSignedIn(): void {
+  signedIn ??= import('./realtime/signedIn').then(
+    ({ bindSignedIn }) => {
+      bindSignedIn();
+    },
+    (error: unknown) => {
+      signedIn = null; // tried again at the next change of the signed-in person
+      warnNotLoaded('the signed-in bindings')(error);
+    },
+  );
+}
+
+/** After the first render, when the browser is idle: what a page may need later, even offline. */
+function loadTheRest(): void {
+  // The rest of a client's translations and the connection notice: the notice must show, with
+  // its words, even if the device goes offline on the first screen.
+  loadNamespaces().catch(warnNotLoaded('translations'));
+  connectionNotice.load().catch(warnNotLoaded('the connection notice'));
+  import('./analytics').then(({ analytics }) => {
+    reports.attach(analytics);
+  }, warnNotLoaded('analytics'));
+}
 
 // The first screen's translations load while the session is read; each screen loads the others
 // it needs (router.tsx).
 const i18nReady = createAppI18n(useAppStore.getState().locale);
-bindRealtime(realtime, useAppStore);
-bindOutbox(outbox, useAppStore);
-bindLinkedAppointment({
-  store: useAppStore,
-  call: callFunction,
-  warn: (message, error) => {
-    console.warn(message, error);
-  },
-});
-bindAfterSignIn({
-  store: useAppStore,
-  realtime,
-  call: callFunction,
-  signOut: () => auth.signOut(),
-  goToLogin: () => {
-    replaceWith('/');
-  },
-  userAgent: navigator.userAgent,
-  appVersion,
-  route: () => window.location.pathname,
-});
 
 startApp({
   onAuthStateChanged: (listener) => auth.onAuthStateChanged(listener),
   applyAuthState: (user) => {
     if (user === null) useAppStore.getState().reset(); // sign-out resets the store
     useAppStore.getState().setAuthUser(user);
+    if (user !== null) bindWhenSignedIn();
   },
   mount: () => {
     const container = document.getElementById('root');
@@ -86,13 +95,7 @@ startApp({
             <App i18n={i18n} />
           </StrictMode>,
         );
-        // Then, when the browser is idle, the rest of a client's translations: the connection
-        // notice must have its words even if the device goes offline on the first screen.
-        whenIdle(() => {
-          loadNamespaces().catch((error: unknown) => {
-            console.warn('translations not preloaded', error);
-          });
-        });
+        whenIdle(loadTheRest);
       },
       (error: unknown) => {
         console.error('the first screen\'s translations did not load', error);

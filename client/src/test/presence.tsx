@@ -6,7 +6,7 @@
 import { act, render } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { Route, Routes } from 'react-router';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { Layout } from '../components/Layout';
 import { bindLocale } from '../i18n';
 import { createI18n } from '../i18n/bundled';
@@ -16,6 +16,7 @@ import { useAppStore } from '../store';
 import type { AuthUser } from '../store/types';
 import { inMemoryRouter } from './memoryRouter';
 import { PresenceContext, type PresenceDeps } from '../presence/deps';
+import { connectionNotice, inactivityWarning } from '../presence/dialogs';
 
 export const hanako: AuthUser = { uid: 'u1', email: 'hanako@example.com', role: 'client', clinicId: null };
 
@@ -121,11 +122,15 @@ export function renderLayout(
 }
 
 /**
- * For a file of Layout tests: fake timers around each test, the Layout rendered by `render`
- * unmounted after it, and `advance` to move the fake clock inside act().
+ * For a file of Layout tests: the notice and the countdown loaded first (as the app does after
+ * the first screen and at sign-in), fake timers around each test, the Layout rendered by
+ * `render` unmounted after it, and `advance` to move the fake clock inside act().
  */
 export function layoutTests() {
   let view: ReturnType<typeof renderLayout> | undefined;
+  beforeAll(async () => {
+    await Promise.all([connectionNotice.load(), inactivityWarning.load()]);
+  });
   beforeEach(() => {
     vi.useFakeTimers();
   });
