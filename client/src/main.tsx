@@ -12,6 +12,7 @@ import { auth } from './auth/session';
 import { installPreloadErrorHandler, showStartFailure, startApp } from './bootstrap';
 import { bindLocale, createAppI18n, loadNamespaces } from './i18n';
 import { connectionNotice } from './presence/dialogs';
+import { preloadScreens } from './router';
 import { useAppStore } from './store';
 import './styles.css';
 
@@ -73,9 +74,10 @@ function loadTheRest(): void {
   }, warnNotLoaded('analytics'));
 }
 
-// The first screen's translations load while the session is read; each screen loads the others
-// it needs (router.tsx).
+// The first screen's translations load while the session is read, and so does the code of the
+// page opened, with the other translations it needs (router.tsx).
 const i18nReady = createAppI18n(useAppStore.getState().locale);
+preloadScreens(window.location.pathname);
 
 startApp({
   onAuthStateChanged: (listener) => auth.onAuthStateChanged(listener),

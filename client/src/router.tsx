@@ -6,8 +6,8 @@
  * shows Loading meanwhile. Paths are absolute and each one is listed in realtime/contract.json "clientRoutes"
  * (`clientRoute` refuses any other), which the server uses to answer 404 for any other path.
  */
-import { lazy, type ComponentType, type ReactElement } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { isValidElement, lazy, type ComponentType, type ReactElement } from 'react';
+import { createRoutesFromElements, matchRoutes, Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/Layout';
 import { RouteErrorBoundary } from './components/RouteError';
 import { clientRoute, serviceAliases } from './contract';
@@ -15,6 +15,9 @@ import { loadNamespaces } from './i18n';
 import { clientNamespaces, firstScreenNamespaces, namespaces, type Namespace } from './i18n/namespaces';
 
 type ScreenModule = Promise<{ default: ComponentType }>;
+
+/** Each screen's loader, by the element that renders it (`preloadScreens`). */
+const loaders = new WeakMap<ReactElement, () => Promise<unknown>>();
 
 /**
  * A screen: its module's default export, loaded on first use together with the translation
@@ -24,11 +27,14 @@ type ScreenModule = Promise<{ default: ComponentType }>;
  * either fails to load, the route error boundary shows the system error page.
  */
 function screen(load: () => ScreenModule, ns: readonly Namespace[] = clientNamespaces): ReactElement {
-  const Screen = lazy(async () => {
+  const loadWithWords = async () => {
     const [module] = await Promise.all([load(), loadNamespaces(ns)]);
     return module;
-  });
-  return <Screen />;
+  };
+  const Screen = lazy(loadWithWords);
+  const element = <Screen />;
+  loaders.set(element, loadWithWords);
+  return element;
 }
 
 /** `/pgt?locale=en` -> `?serviceId=pgt&locale=en`: serviceId set, other query params kept. */
@@ -116,6 +122,20 @@ export const appRoutes = (
     </Route>
   </Route>
 );
+
+/**
+ * Starts loading, all at once, the screens that `pathname` renders (a guard and the screen under
+ * it) with their words, while the session is read (main.tsx, once the i18n instance exists).
+ * Rendering alone would start each one only when the one above it has rendered. Loading twice
+ * costs nothing: the browser and i18next each load a module or a namespace once.
+ */
+export function preloadScreens(pathname: string): void {
+  for (const { route } of matchRoutes(createRoutesFromElements(appRoutes), pathname) ?? []) {
+    const load = isValidElement(route.element) ? loaders.get(route.element) : undefined;
+    // A failure shows when the screen renders (the route error boundary).
+    load?.().catch(() => undefined);
+  }
+}
 
 /** Every page of the app, under a `BrowserRouter` (main.tsx) or a `MemoryRouter` (tests). */
 export function AppRoutes() {
