@@ -6,10 +6,12 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
 import { App } from './App';
 import { installErrorReporting, reportsUntilLoaded } from './analytics/reporting';
 import { auth } from './auth/session';
 import { installPreloadErrorHandler, showStartFailure, startApp } from './bootstrap';
+import { Loading } from './components/Loading';
 import { bindLocale, createAppI18n, loadNamespaces } from './i18n';
 import { connectionNotice } from './presence/dialogs';
 import { preloadScreens } from './router';
@@ -77,7 +79,7 @@ function loadTheRest(): void {
 // The first screen's translations load while the session is read, and so does the code of the
 // page opened, with the other translations it needs (router.tsx).
 const i18nReady = createAppI18n(useAppStore.getState().locale);
-preloadScreens(window.location.pathname);
+const screensReady = preloadScreens(window.location.pathname);
 
 startApp({
   onAuthStateChanged: (listener) => auth.onAuthStateChanged(listener),
@@ -92,12 +94,23 @@ startApp({
     void i18nReady.then(
       (i18n) => {
         bindLocale(i18n, useAppStore);
-        createRoot(container).render(
-          <StrictMode>
-            <App i18n={i18n} />
-          </StrictMode>,
+        // "Loading…" until the page's screens are there, then the page: rendered at once, not
+        // through the frame's Suspense, which React would hold back for 300 ms after its
+        // fallback (components/lazyScreen.tsx).
+        const root = createRoot(container);
+        root.render(
+          <I18nextProvider i18n={i18n}>
+            <Loading />
+          </I18nextProvider>,
         );
-        whenIdle(loadTheRest);
+        void screensReady.then(() => {
+          root.render(
+            <StrictMode>
+              <App i18n={i18n} />
+            </StrictMode>,
+          );
+          whenIdle(loadTheRest);
+        });
       },
       (error: unknown) => {
         console.error('the first screen\'s translations did not load', error);

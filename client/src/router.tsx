@@ -6,9 +6,10 @@
  * shows Loading meanwhile. Paths are absolute and each one is listed in realtime/contract.json "clientRoutes"
  * (`clientRoute` refuses any other), which the server uses to answer 404 for any other path.
  */
-import { isValidElement, lazy, type ComponentType, type ReactElement } from 'react';
+import { isValidElement, type ComponentType, type ReactElement } from 'react';
 import { createRoutesFromElements, matchRoutes, Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/Layout';
+import { lazyScreen } from './components/lazyScreen';
 import { RouteErrorBoundary } from './components/RouteError';
 import { clientRoute, serviceAliases } from './contract';
 import { loadNamespaces } from './i18n';
@@ -27,12 +28,10 @@ const loaders = new WeakMap<ReactElement, () => Promise<unknown>>();
  * either fails to load, the route error boundary shows the system error page.
  */
 function screen(load: () => ScreenModule, ns: readonly Namespace[] = clientNamespaces): ReactElement {
-  const loadWithWords = async () => {
+  const { element, load: loadWithWords } = lazyScreen(async () => {
     const [module] = await Promise.all([load(), loadNamespaces(ns)]);
-    return module;
-  };
-  const Screen = lazy(loadWithWords);
-  const element = <Screen />;
+    return module.default;
+  });
   loaders.set(element, loadWithWords);
   return element;
 }
@@ -129,12 +128,14 @@ export const appRoutes = (
  * Rendering alone would start each one only when the one above it has rendered. Loading twice
  * costs nothing: the browser and i18next each load a module or a namespace once.
  */
-export function preloadScreens(pathname: string): void {
+export async function preloadScreens(pathname: string): Promise<void> {
+  const loading: Promise<unknown>[] = [];
   for (const { route } of matchRoutes(createRoutesFromElements(appRoutes), pathname) ?? []) {
     const load = isValidElement(route.element) ? loaders.get(route.element) : undefined;
-    // A failure shows when the screen renders (the route error boundary).
-    load?.().catch(() => undefined);
+    if (load) loading.push(load());
   }
+  // A failure shows when the screen renders (the route error boundary).
+  await Promise.allSettled(loading);
 }
 
 /** Every page of the app, under a `BrowserRouter` (main.tsx) or a `MemoryRouter` (tests). */
