@@ -16,7 +16,7 @@ DEFINITION = Path(__file__).resolve().parents[1] / "realtime" / "intake" / "defi
 # The target of issue #18 is 110 KB. React DOM, React Router (declarative) and i18next alone
 # come to about 102 KB gzip here, and what the first screen cannot do without (start-up, store,
 # i18n, frame, route table and the chunks' preload list) about 12 more (docs/benchmarks.md),
-# so the limit is what the first load measures today (113.7 KB) with little room: it fails
+# so the limit is what the first load measures today (114.0 KB) with little room: it fails
 # when something is added to the first load, not when a module grows by a few bytes.
 INITIAL_LIMIT_KB = 116.0
 

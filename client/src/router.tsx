@@ -2,9 +2,10 @@
  * The one route table (docs/product.md "Screens and routes") with its guards and redirects, in react-router's
  * declarative mode (`<Routes>` of `<Route>`s): the data router (`createBrowserRouter`) would add about 16 KB gzip to the
  * first load for features this app does not need (docs/benchmarks.md "Client first load"). Every screen is a lazily
- * loaded module of client/src/routes/ (or staff/) that brings the translations it reads; the frame's one `Suspense`
- * shows Loading meanwhile. Paths are absolute and each one is listed in realtime/contract.json "clientRoutes"
- * (`clientRoute` refuses any other), which the server uses to answer 404 for any other path.
+ * loaded module of client/src/routes/ (or staff/) that brings the translations it reads (components/lazyScreen.tsx);
+ * the frame's one `Suspense` shows Loading meanwhile. Paths are absolute and each one is listed in
+ * realtime/contract.json "clientRoutes" (`clientRoute` refuses any other), which the server uses to answer 404 for any
+ * other path.
  */
 import { isValidElement, type ComponentType, type ReactElement } from 'react';
 import { createRoutesFromElements, matchRoutes, Navigate, Route, Routes, useLocation } from 'react-router';
@@ -21,11 +22,12 @@ type ScreenModule = Promise<{ default: ComponentType }>;
 const loaders = new WeakMap<ReactElement, () => Promise<unknown>>();
 
 /**
- * A screen: its module's default export, loaded on first use together with the translation
- * namespaces it reads (docs/architecture.md, "The client: how translations load": a screen
- * never renders with missing words), by default a client's (all but staff). Until both are
- * there the frame's `Suspense` shows Loading (or, on a navigation, keeps the page before); when
- * either fails to load, the route error boundary shows the system error page.
+ * A screen: its module's default export, loaded on first use (or by `preloadScreens`) together
+ * with the translation namespaces it reads (docs/architecture.md, "The client: how translations
+ * load": a screen never renders with missing words), by default a client's (all but staff).
+ * Until both are there the frame's `Suspense` shows Loading (or, on a navigation, keeps the
+ * page before); when either fails to load, the route error boundary shows the system error
+ * page.
  */
 function screen(load: () => ScreenModule, ns: readonly Namespace[] = clientNamespaces): ReactElement {
   const { element, load: loadWithWords } = lazyScreen(async () => {
