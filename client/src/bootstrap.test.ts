@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AuthClient } from './auth/session';
+import { confirmEmailLink } from './auth/signIn';
 import { START_FAILURE, installPreloadErrorHandler, showStartFailure, startApp } from './bootstrap';
 
 const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : input.toString());
@@ -34,7 +35,7 @@ describe('startApp', () => {
     expect(mount).toHaveBeenCalledTimes(1);
     expect(states).toEqual([null]);
 
-    await auth.confirmEmailLink('a@example.com', 'link-token');
+    await confirmEmailLink(auth, 'a@example.com', 'link-token');
     await auth.signOut();
     expect(states).toEqual([null, 'u1', null]);
     expect(mount).toHaveBeenCalledTimes(1);

@@ -1,10 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RouteObject } from 'react-router';
+import { createRoutesFromElements, type RouteObject } from 'react-router';
 import { nextPathAfterSignIn } from './auth/RequireAuth';
 import { clientRoute, clientRoutes, serviceAliases } from './contract';
-import { routes } from './router';
+import { appRoutes, serviceAliasSearch } from './router';
 import { fakeServer } from './test/fakeServer';
 import { alice, renderApp } from './test/renderApp';
 import { useAppStore } from './store';
@@ -35,6 +35,11 @@ describe('entry redirects', () => {
     open(`/${alias}`);
     await heading('Sign in');
     expect(location()).toBe(`/?serviceId=${alias}`);
+  });
+
+  it('keeps the other query parameters (decoded and encoded again, repeated ones too)', () => {
+    expect(serviceAliasSearch('cancer', '?a=1&a=2&serviceId=x&q=%E3%81%82+b')).toBe('?serviceId=cancer&a=1&a=2&q=%E3%81%82+b');
+    expect(serviceAliasSearch('pgt', '')).toBe('?serviceId=pgt');
   });
 
   it('keeps the other query parameters', async () => {
@@ -207,13 +212,13 @@ describe('the route table and contract.json clientRoutes', () => {
   function screenPaths(list: readonly RouteObject[], parent: string): string[] {
     return list.flatMap((route) => {
       const own = route.path === undefined ? parent : route.path.startsWith('/') ? route.path : `${parent.replace(/\/$/, '')}/${route.path}`;
-      const here = (route.index === true || route.lazy !== undefined) && !serviceAliases.some((alias) => own === `/${alias}`) ? [own] : [];
+      const here = route.element !== undefined && !serviceAliases.some((alias) => own === `/${alias}`) ? [own] : [];
       return [...here, ...screenPaths(route.children ?? [], own)];
     });
   }
 
   it('renders a screen at every listed path and at no other (but the not-found page)', () => {
-    const paths = screenPaths(routes, '/').filter((path) => path !== '/*');
+    const paths = screenPaths(createRoutesFromElements(appRoutes), '/').filter((path) => path !== '/*');
     expect(new Set(paths)).toEqual(new Set(clientRoutes));
   });
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, BrowserContext, Page, expect
+from playwright.async_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from tests.conftest import unique_email
 from tests.support.browser import browser_locale
@@ -285,6 +285,45 @@ async def test_offline_notice_is_announced_blocks_nothing_and_leaves_when_back_o
     retry = notice.get_by_role("button", name=RETRY[lang])
     await retry.press("Enter")
     await expect(notice).to_be_visible()  # still offline
+
+    await context.set_offline(False)
+    await expect(notice).to_have_count(0, timeout=10_000)
+    await context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "zone", "viewport"),
+    [
+        ("ja", "Asia/Tokyo", {"width": 393, "height": 851}),
+        ("en", "America/New_York", {"width": 1280, "height": 800}),
+    ],
+)
+async def test_offline_notice_on_the_first_screen_of_a_signed_out_visitor(
+    browser: Browser,
+    sqlite_server: ServerProcess,
+    lang: str,
+    zone: str,
+    viewport: ViewportSize,
+) -> None:
+    """The notice is not part of the first load: it loads once the first screen is shown
+    (with its words), so it is there when the device goes offline afterwards."""
+    context = await browser.new_context(
+        locale=browser_locale(lang), timezone_id=zone, viewport=viewport
+    )
+    page = await context.new_page()
+    await page.goto(sqlite_server.url + "/")
+    await settle(page, lang)
+    await page.wait_for_load_state("networkidle")
+    email = page.get_by_role("textbox")
+    await email.focus()
+
+    await context.set_offline(True)
+    notice = page.get_by_role("region", name=OFFLINE[lang])
+    await expect(notice).to_be_visible(timeout=6_500)
+    await expect(notice.get_by_role("alert")).to_contain_text(OFFLINE[lang])
+    await page.wait_for_timeout(350)
+    await assert_accessible(page, f"offline notice on the login screen ({lang})")
+    await expect(email).to_be_focused()
 
     await context.set_offline(False)
     await expect(notice).to_have_count(0, timeout=10_000)

@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, Page, Route, expect
 
 from tests.conftest import unique_email
 from tests.support.clients import connect, sign_in
@@ -83,4 +83,34 @@ async def test_signed_in_step_follows_the_user_record_live(
         await other_tab.update(f"users/{person.uid}", {"locale": "en"})
     await expect(page.get_by_role("heading", level=1)).to_have_text("Health care provider code")
     await expect(page.locator("html")).to_have_attribute("lang", "en")
+    await page.context.close()
+
+
+async def test_a_page_opened_directly_loads_its_guard_and_screen_while_the_session_is_read(
+    browser: Browser, sqlite_server: ServerProcess
+) -> None:
+    """/b/family's guard (RequireAuth) and screen (Family) are both asked for before the
+    session check answers: neither waits for the page above it to render."""
+    person = await sign_in(sqlite_server.url, unique_email("preload"))
+    page = await open_page(browser, "en-US")
+    await page.context.add_cookies(
+        [{"name": "gc_session", "value": person.token, "url": sqlite_server.url}]
+    )
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    seen_by_session_reply: list[str] = []
+
+    async def hold_session(route: Route) -> None:
+        await page.wait_for_timeout(1_500)
+        seen_by_session_reply.extend(asked)
+        await route.continue_()
+
+    await page.route("**/auth/session", hold_session)
+    await page.goto(sqlite_server.url + "/b/family")
+    await expect(page.get_by_role("heading", level=1)).to_have_text("Family history")
+    chunks = [
+        re.sub(r"-[\w-]{8}\.js$", "", url.rsplit("/", 1)[-1]) for url in seen_by_session_reply
+    ]
+    assert "RequireAuth" in chunks
+    assert "Family" in chunks
     await page.context.close()

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auth } from '../auth/session';
+import { confirmEmailLink } from '../auth/signIn';
 import { useAppStore } from '../store';
 import { bindAuthToStore, fakeServer, refuse, reply } from '../test/fakeServer';
 import { alice, renderApp } from '../test/renderApp';
@@ -51,7 +52,7 @@ describe('erase my data on the terms page', () => {
       '/functions/account-erase': () => (fail ? refuse('INTERNAL', 500, 'Internal error.') : reply({ erased: true })),
     });
     await bindAuthToStore();
-    const signedIn = await auth.confirmEmailLink(alice.email, 'a-valid-link-token-of-some-length');
+    const signedIn = await confirmEmailLink(auth, alice.email, 'a-valid-link-token-of-some-length');
     const user = await openTerms({ user: signedIn });
     await user.click(screen.getByRole('button', { name: 'Withdraw consent and delete my data…' }));
     await user.click(screen.getByRole('button', { name: 'Yes, delete my data' }));

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CallFunction } from '../realtime/callable';
-import { createAnalytics, installErrorReporting, sanitizeDescription } from './analytics';
+import { createAnalytics, sanitizeDescription } from './analytics';
+import { installErrorReporting, MAX_EXCEPTIONS_PER_PAGE, reportsUntilLoaded } from './reporting';
 
 function setup(options: { now?: () => number } = {}) {
   const calls: { name: string; data: unknown }[] = [];
@@ -94,5 +95,33 @@ describe('window error reporting', () => {
     stop();
     target.dispatchEvent(new ErrorEvent('error', { error: new Error('after stop') }));
     expect(calls).toHaveLength(3);
+  });
+
+  it('keeps what happens before the analytics client loads and sends it, in order, once it is there', () => {
+    const target = new EventTarget();
+    const reports = reportsUntilLoaded();
+    installErrorReporting(target, reports);
+    target.dispatchEvent(new ErrorEvent('error', { error: new TypeError('early'), message: 'Uncaught TypeError' }));
+    const rejection = new Event('unhandledrejection') as Event & { reason?: unknown };
+    rejection.reason = new Error('chunk failed');
+    target.dispatchEvent(rejection);
+    const { calls, analytics } = setup();
+    reports.attach(analytics);
+    expect(calls.map((c) => c.data)).toEqual([
+      { name: 'exception', params: { description: 'TypeError: early', fatal: true } },
+      { name: 'exception', params: { description: 'Error: chunk failed', fatal: false } },
+    ]);
+    target.dispatchEvent(new ErrorEvent('error', { error: new Error('late') }));
+    expect(descriptions(calls)).toEqual(['TypeError: early', 'Error: chunk failed', 'Error: late']);
+  });
+
+  it("keeps at most a page's worth of reports while it waits", () => {
+    const reports = reportsUntilLoaded();
+    const kept = Array.from({ length: 25 }, (_, n) => reports.logException(new Error(`loop ${String(n)}`), true));
+    expect(kept.filter(Boolean)).toHaveLength(MAX_EXCEPTIONS_PER_PAGE);
+    let clock = 0;
+    const { calls, analytics } = setup({ now: () => (clock += 60_000) });
+    reports.attach(analytics);
+    expect(descriptions(calls)).toEqual(Array.from({ length: MAX_EXCEPTIONS_PER_PAGE }, (_, n) => `Error: loop ${String(n)}`));
   });
 });

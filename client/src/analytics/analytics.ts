@@ -9,6 +9,7 @@
  * are swallowed (an analytics error must never raise another one).
  */
 import type { CallFunction } from '../realtime/callable';
+import { MAX_EXCEPTIONS_PER_PAGE } from './reporting';
 
 export const ANALYTICS_FUNCTION = 'analytics-log';
 export const MAX_DESCRIPTION_LENGTH = 500;
@@ -52,7 +53,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   const now = deps.now ?? Date.now;
   const perWindow = deps.maxExceptionsPerWindow ?? 5;
   const windowMs = deps.windowMs ?? 60_000;
-  const perPage = deps.maxExceptionsPerPage ?? 20;
+  const perPage = deps.maxExceptionsPerPage ?? MAX_EXCEPTIONS_PER_PAGE;
   const seen = new Set<string>();
   let recent: number[] = [];
   let sent = 0;
@@ -78,26 +79,5 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
       send({ name: 'exception', params: { description, fatal } });
       return true;
     },
-  };
-}
-
-/**
- * Sends the window's unhandled errors (`error`: fatal) and unhandled promise rejections (not
- * fatal) as exception events. Returns the function that stops it.
- */
-export function installErrorReporting(target: EventTarget, analytics: Analytics): () => void {
-  const onError = (event: Event) => {
-    const errorEvent = event as ErrorEvent;
-    const thrown: unknown = errorEvent.error;
-    analytics.logException(thrown ?? errorEvent.message, true);
-  };
-  const onRejection = (event: Event) => {
-    analytics.logException((event as PromiseRejectionEvent).reason, false);
-  };
-  target.addEventListener('error', onError);
-  target.addEventListener('unhandledrejection', onRejection);
-  return () => {
-    target.removeEventListener('error', onError);
-    target.removeEventListener('unhandledrejection', onRejection);
   };
 }

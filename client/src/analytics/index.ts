@@ -3,5 +3,3 @@ import { callFunction } from '../realtime';
 import { createAnalytics } from './analytics';
 
 export const analytics = createAnalytics({ call: callFunction });
-
-export { installErrorReporting } from './analytics';

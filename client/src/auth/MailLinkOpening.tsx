@@ -15,7 +15,8 @@ import { useAppStore } from '../store';
 import { selectAuthUser } from '../store/selectors';
 import { withoutToken } from './linkSession';
 import { NEXT_PARAM } from './nextPath';
-import { auth, type MailLinkBody } from './session';
+import { auth } from './session';
+import { openMailLink, type MailLinkBody } from './signIn';
 
 type Failure = 'invalid' | 'otherAccount' | 'unavailable';
 
@@ -39,7 +40,7 @@ export function MailLinkOpening({ link }: { link: MailLinkBody }) {
     const key = `${link.token}:${String(attempt)}`;
     if (started.current === key) return; // StrictMode runs effects twice: one exchange
     started.current = key;
-    auth.openMailLink(link).then(
+    openMailLink(auth, link).then(
       () => {
         setOutcome('opened');
       },

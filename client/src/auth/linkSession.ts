@@ -9,7 +9,7 @@
 import { linkPurposes, linkTokenParam } from '../contract';
 import { MY_BOOKING_ROUTE, RESCHEDULE_ROUTE } from '../booking/paths';
 import type { AuthUser } from '../store/types';
-import type { MailLinkBody } from './session';
+import type { MailLinkBody } from './signIn';
 
 /** The purpose a page of a mail link serves, from its path and query (null: not such a page). */
 function purposeOf(pathname: string, search: URLSearchParams): string | null {

@@ -9,6 +9,7 @@ import {
   signInEntry,
 } from './emailLink';
 import { AuthClient, parseSessionReply } from './session';
+import { confirmEmailLink } from './signIn';
 
 const urlOf = (input: RequestInfo | URL) => (input instanceof Request ? input.url : input.toString());
 
@@ -41,7 +42,7 @@ describe('e-mail-link sign-in', () => {
     const seen: (string | null)[] = [];
     auth.onAuthStateChanged((user) => seen.push(user?.uid ?? null));
     await auth.start();
-    const user = await auth.confirmEmailLink('hanako@example.com', 'link-token');
+    const user = await confirmEmailLink(auth, 'hanako@example.com', 'link-token');
     expect(user).toEqual({ uid: 'u1', email: 'hanako@example.com', role: 'client', clinicId: null });
     expect(seen).toEqual([null, 'u1']);
     const confirm = fetch.mock.calls.find(([input]) => urlOf(input) === '/auth/confirm');
@@ -58,7 +59,7 @@ describe('e-mail-link sign-in', () => {
         400,
       ),
     );
-    const error: unknown = await auth.confirmEmailLink('hanako@example.com', 'used').catch((e: unknown) => e);
+    const error: unknown = await confirmEmailLink(auth, 'hanako@example.com', 'used').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FunctionsError);
     expect(isLinkInvalid(error)).toBe(true);
     expect(auth.currentUser).toBeNull();
@@ -66,7 +67,7 @@ describe('e-mail-link sign-in', () => {
 
   it('tells other refusals apart from an invalid link', async () => {
     const { auth } = setup(jsonResponse({ error: { status: 'UNAVAILABLE', message: 'down' } }, 503));
-    const error: unknown = await auth.confirmEmailLink('hanako@example.com', 'x').catch((e: unknown) => e);
+    const error: unknown = await confirmEmailLink(auth, 'hanako@example.com', 'x').catch((e: unknown) => e);
     expect((error as FunctionsError).code).toBe('unavailable');
     expect(isLinkInvalid(error)).toBe(false);
     expect(isLinkInvalid(new FunctionsError('invalid-argument', 'bad', { fields: { email: 'Invalid email address.' } }))).toBe(false);
@@ -74,7 +75,7 @@ describe('e-mail-link sign-in', () => {
 
   it('signs out here before the server answers, and revokes the session there', async () => {
     const { auth, fetch, token } = setup(jsonResponse({ data: { uid: 'u1', email: 'hanako@example.com', token: 'bearer-1' } }));
-    await auth.confirmEmailLink('hanako@example.com', 'link-token');
+    await confirmEmailLink(auth, 'hanako@example.com', 'link-token');
     const seen: (string | null)[] = [];
     auth.onAuthStateChanged((user) => seen.push(user?.uid ?? null));
     await Promise.resolve();

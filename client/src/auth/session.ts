@@ -1,13 +1,13 @@
 /**
  * The authentication state of the app, with Firebase's onAuthStateChanged semantics: the first
  * resolution of the session fires the first change; later sign-ins and sign-outs fire again.
+ * The sign-in requests themselves are in signIn.ts, loaded with the screens that make them
+ * rather than with the first screen (docs/benchmarks.md "Client first load").
  *
  * Server endpoints (docs/protocol.md "Sign-in by e-mail link"): GET /auth/session -> {"data": {uid, email, role,
  * clinicId, counselorId?, secondFactor?} | null} (cookie or bearer); POST /auth/confirm {email, token} -> {"data": {uid,
  * email, token}} plus the HttpOnly session cookie; POST /auth/totp {code} (staff's second factor); POST /auth/sign-out.
  */
-import { codeForHttpStatus } from '../contract';
-import { errorFromWire, FunctionsError } from '../realtime/errors';
 import type { AuthUser, LinkGrant, SecondFactorState } from '../store/types';
 import { getToken as readToken, setToken as writeToken } from './token';
 import { isRecord } from '../isRecord';
@@ -45,13 +45,6 @@ function parseLink(value: unknown): LinkGrant | null {
   return { purpose: value.purpose, appointmentId: value.appointmentId, expiresAt: optionalString(value.expiresAt) };
 }
 
-/** What the client posts for a booking mail's link (POST /auth/link). */
-export interface MailLinkBody {
-  token: string;
-  purpose: string;
-  appointmentId: string;
-}
-
 function parseSecondFactor(value: unknown): SecondFactorState | null {
   return value === 'required' || value === 'enrol' || value === 'ok' ? value : null;
 }
@@ -62,7 +55,7 @@ export class AuthClient {
   private readonly listeners = new Set<AuthListener>();
   private starting: Promise<void> | null = null;
 
-  constructor(private readonly deps: AuthDeps) {}
+  constructor(readonly deps: AuthDeps) {}
 
   get currentUser(): AuthUser | null {
     return this.user;
@@ -99,112 +92,6 @@ export class AuthClient {
   }
 
   /**
-   * Signs in with the token of an e-mail link and the address it was sent to. Rejects with a
-   * FunctionsError: `invalid-argument` with details.reason "link-invalid" for a used, expired
-   * or mismatched link.
-   */
-  async confirmEmailLink(email: string, linkToken: string): Promise<AuthUser> {
-    let response: Response;
-    try {
-      response = await this.deps.fetch('/auth/confirm', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email, token: linkToken }),
-        credentials: 'include',
-      });
-    } catch {
-      throw new FunctionsError('unavailable', 'Network request failed.');
-    }
-    const body: unknown = await response.json().catch(() => null);
-    if (!response.ok) {
-      const code = codeForHttpStatus(response.status);
-      throw errorFromWire(body, response.status) ?? new FunctionsError(code, code);
-    }
-    const data = isRecord(body) && isRecord(body.data) ? body.data : null;
-    if (!data || typeof data.uid !== 'string' || typeof data.token !== 'string') {
-      throw new FunctionsError('internal', 'Response is missing data field.');
-    }
-    // The cookie keeps the session; the bearer serves this page where cookies are blocked.
-    this.deps.setToken(data.token);
-    const user = (await this.fetchSession()) ?? {
-      uid: data.uid,
-      email: typeof data.email === 'string' ? data.email : email,
-      role: null,
-      clinicId: null,
-    };
-    await this.start();
-    this.publish(user);
-    return user;
-  }
-
-  /**
-   * A booking mail's signed link: `POST /auth/link` `{token, purpose, appointmentId}`. Signed
-   * out (or in another link's session), the server opens a session scoped to that appointment
-   * and purpose (cookie and bearer, as a sign-in); signed in as the link's owner nothing
-   * changes. Rejects with a FunctionsError: `invalid-argument` with details.reason
-   * "booking-link-invalid", `permission-denied` with "other-account".
-   */
-  async openMailLink(link: MailLinkBody): Promise<AuthUser | null> {
-    const token = this.deps.getToken();
-    let response: Response;
-    try {
-      response = await this.deps.fetch('/auth/link', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify(link),
-        credentials: 'include',
-      });
-    } catch {
-      throw new FunctionsError('unavailable', 'Network request failed.');
-    }
-    const body: unknown = await response.json().catch(() => null);
-    if (!response.ok) {
-      const code = codeForHttpStatus(response.status);
-      throw errorFromWire(body, response.status) ?? new FunctionsError(code, code);
-    }
-    const data = isRecord(body) && isRecord(body.data) ? body.data : null;
-    if (data === null) throw new FunctionsError('internal', 'Response is missing data field.');
-    if (typeof data.token !== 'string') return this.user; // the owner's own session covers it
-    this.deps.setToken(data.token);
-    const user = await this.fetchSession();
-    await this.start();
-    this.publish(user);
-    return user;
-  }
-
-  /**
-   * The staff second factor: `POST /auth/totp` `{code}` (a TOTP code or a recovery code), sent
-   * like `/auth/confirm` plus the bearer when one is known. On 200 the same session is fully
-   * authorised: the user's `secondFactor` becomes "ok" (listeners are told). Rejects with a
-   * FunctionsError carrying the server's message (401 `unauthenticated` for a wrong code).
-   */
-  async verifySecondFactor(code: string): Promise<AuthUser | null> {
-    const token = this.deps.getToken();
-    let response: Response;
-    try {
-      response = await this.deps.fetch('/auth/totp', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ code }),
-        credentials: 'include',
-      });
-    } catch {
-      throw new FunctionsError('unavailable', 'Network request failed.');
-    }
-    const body: unknown = await response.json().catch(() => null);
-    if (!response.ok) {
-      const status = codeForHttpStatus(response.status);
-      throw errorFromWire(body, response.status) ?? new FunctionsError(status, status);
-    }
-    const data = isRecord(body) && isRecord(body.data) ? body.data : null;
-    if (data?.secondFactor !== 'ok') throw new FunctionsError('internal', 'Response is missing data field.');
-    const base = this.user ?? (await this.fetchSession());
-    const user = base === null ? null : { ...base, secondFactor: 'ok' as const };
-    this.publish(user);
-    return user;
-  }
-
-  /**
    * Signs out here at once (listeners reset the store and close the socket), then revokes the
    * session on the server, best effort: its cookie and bearer alike.
    */
@@ -223,7 +110,8 @@ export class AuthClient {
     }
   }
 
-  private async fetchSession(): Promise<AuthUser | null> {
+  /** GET /auth/session: who is signed in (null when nobody is, or the server cannot tell). */
+  async fetchSession(): Promise<AuthUser | null> {
     const token = this.deps.getToken();
     try {
       const response = await this.deps.fetch('/auth/session', {
@@ -248,7 +136,11 @@ export class AuthClient {
     }
   }
 
-  private publish(user: AuthUser | null): void {
+  /**
+   * Records who is signed in now and tells the listeners when that changed (the first time,
+   * always): the session's first resolution, a sign-out, a sign-in (signIn.ts).
+   */
+  publish(user: AuthUser | null): void {
     const first = !this.resolved;
     const changed =
       this.user?.uid !== user?.uid ||

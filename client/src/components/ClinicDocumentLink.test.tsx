@@ -1,11 +1,11 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createI18n } from '../i18n/bundled';
 import type { Locale } from '../i18n/locale';
 import { useAppStore } from '../store';
 import { fakeServer, json, refuse, type FakeServer } from '../test/fakeServer';
+import { inMemoryRouter } from '../test/memoryRouter';
 import { ClinicDocumentLink, type LinkedDocument } from './ClinicDocumentLink';
 
 let server: FakeServer;
@@ -21,12 +21,8 @@ beforeEach(() => {
 
 function renderLink(document: LinkedDocument, locale: Locale, clinicId: string | null = 'demo-clinic') {
   useAppStore.getState().setLocale(locale);
-  const router = createMemoryRouter([{ path: '/', element: <ClinicDocumentLink clinicId={clinicId} document={document} /> }]);
-  render(
-    <I18nextProvider i18n={createI18n(locale)}>
-      <RouterProvider router={router} />
-    </I18nextProvider>,
-  );
+  const { element } = inMemoryRouter(<ClinicDocumentLink clinicId={clinicId} document={document} />);
+  render(<I18nextProvider i18n={createI18n(locale)}>{element}</I18nextProvider>);
 }
 
 describe('ClinicDocumentLink', () => {

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auth } from '../auth/session';
+import { confirmEmailLink } from '../auth/signIn';
 import { useAppStore } from '../store';
 import { bindAuthToStore, fakeServer, reply, type FakeServer } from '../test/fakeServer';
 import { renderApp } from '../test/renderApp';
@@ -24,7 +25,7 @@ describe('header sign-out', () => {
     ['en', 'Sign out'],
     ['ja', 'ログアウト'],
   ] as const)('revokes the session, resets the store and shows the login screen (%s)', async (locale, button) => {
-    const user = await auth.confirmEmailLink('hanako@example.com', 'a-valid-link-token-of-some-length');
+    const user = await confirmEmailLink(auth, 'hanako@example.com', 'a-valid-link-token-of-some-length');
     view = renderApp('/b/clinic', { locale, user });
     await screen.findByRole('heading', { level: 1, name: locale === 'en' ? 'Health care provider code' : '医療機関コード' });
     useAppStore.getState().receiveSnapshot({ path: 'users/u1', exists: true, data: { appointmentId: 'a1' }, version: 2 });
@@ -42,7 +43,7 @@ describe('header sign-out', () => {
   });
 
   it('asks first while a time is held: staying keeps the session, "Sign out" ends it', async () => {
-    const user = await auth.confirmEmailLink('hanako@example.com', 'a-valid-link-token-of-some-length');
+    const user = await confirmEmailLink(auth, 'hanako@example.com', 'a-valid-link-token-of-some-length');
     view = renderApp('/b/clinic', { locale: 'en', user });
     await screen.findByRole('heading', { level: 1, name: 'Health care provider code' });
     useAppStore.getState().receiveSnapshot({ path: 'users/u1', exists: true, data: { appointmentId: 'a1' }, version: 2 });

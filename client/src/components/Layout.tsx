@@ -1,22 +1,24 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useNavigate } from 'react-router';
 import { auth } from '../auth/session';
 import { useAppStore } from '../store';
 import { selectAppointment, selectIsSignedIn } from '../store/selectors';
 import { useConnectivity } from '../presence/useConnectivity';
-import { useInactivity } from '../presence/useInactivity';
-import { InactivityDialog } from '../presence/InactivityDialog';
+import { connectionNotice, inactivityWarning } from '../presence/dialogs';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { Loading } from './Loading';
 import { NavigationFocus } from './NavigationFocus';
-import { ConnectionNotice } from '../presence/ConnectionNotice';
 import { ScrollToTop } from './ScrollToTop';
 
 // The held time's countdown and the question before signing out from it: only for the
 // signed-in, so loaded when first needed.
 const HeldTimeBar = lazy(() => import('../booking/HeldTimeBar'));
 const SignOutDialog = lazy(() => import('../booking/SignOutDialog'));
+
+function warnNotLoaded(error: unknown): void {
+  console.warn('a part of the page did not load', error);
+}
 
 /**
  * The frame of every page: header (name, language, sign-out), main content, footer links; the
@@ -25,16 +27,18 @@ const SignOutDialog = lazy(() => import('../booking/SignOutDialog'));
  * cannot be told of activity, so the warning waits for it; while the warning shows, the page
  * behind is inert (the dialog sees to it). After a navigation the page scrolls to its top and
  * focus moves to its title (NavigationFocus). While a booking holds a time, its countdown stays
- * at the top of the page (HeldTimeBar), and signing out asks first (SignOutDialog).
+ * at the top of the page (HeldTimeBar), and signing out asks first (SignOutDialog). The notice
+ * and the countdown load apart from the first screen (presence/dialogs.ts).
  */
 export function Layout() {
   const { t } = useTranslation();
   const signedIn = useAppStore(selectIsSignedIn);
   const navigate = useNavigate();
   const connectivity = useConnectivity();
-  const inactivity = useInactivity();
   const appointment = useAppStore(selectAppointment);
   const [askSignOut, setAskSignOut] = useState(false);
+  const notice = connectionNotice.useLoaded();
+  const inactivity = inactivityWarning.useLoaded();
   // Loaded only once the booking has a hold (held or lapsed): most pages never need it.
   const holdEnds = appointment?.exists ? appointment.data?.holdExpiresAt : undefined;
   const mayHold = signedIn && typeof holdEnds === 'string';
@@ -44,7 +48,24 @@ export function Layout() {
     void auth.signOut().then(() => navigate('/', { replace: true }));
   };
   const { open: lost, cause, retrying } = connectivity.state;
-  const warning = !lost && signedIn && inactivity.state.phase === 'warning';
+  // Waits while the connection is lost, and while the inactivity warning shows.
+  const signOutQuestion = !lost && askSignOut && (
+    <Suspense fallback={null}>
+      <SignOutDialog
+        onSignOut={signOut}
+        onStay={() => {
+          setAskSignOut(false);
+        }}
+      />
+    </Suspense>
+  );
+  // The notice is loaded after the first screen (main.tsx); here again if that failed.
+  useEffect(() => {
+    if (lost) connectionNotice.load().catch(warnNotLoaded);
+  }, [lost]);
+  useEffect(() => {
+    if (signedIn) inactivityWarning.load().catch(warnNotLoaded);
+  }, [signedIn]);
   return (
     <>
       <div className="app">
@@ -105,23 +126,14 @@ export function Layout() {
         <ScrollToTop />
         <NavigationFocus />
       </div>
-      {/* Their words (screens) load after the first screen: never hold the page for them. */}
+      {/* It and its words (screens) load after the first screen: never hold the page for them. */}
       <Suspense fallback={null}>
-        {lost && cause !== null && <ConnectionNotice cause={cause} retrying={retrying} onRetry={connectivity.retry} />}
-        {warning && (
-          <InactivityDialog secondsLeft={inactivity.state.secondsLeft} onContinue={inactivity.continueSession} />
+        {lost && cause !== null && notice && (
+          <notice.ConnectionNotice cause={cause} retrying={retrying} onRetry={connectivity.retry} />
         )}
       </Suspense>
-      {!lost && !warning && signedIn && askSignOut && (
-        <Suspense fallback={null}>
-          <SignOutDialog
-            onSignOut={signOut}
-            onStay={() => {
-              setAskSignOut(false);
-            }}
-          />
-        </Suspense>
-      )}
+      {signedIn &&
+        (inactivity ? <inactivity.InactivityWarning lost={lost}>{signOutQuestion}</inactivity.InactivityWarning> : signOutQuestion)}
     </>
   );
 }

@@ -1,25 +1,22 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createI18n } from '../i18n/bundled';
 import type { Locale } from '../i18n/locale';
+import { inMemoryRouter } from '../test/memoryRouter';
 import { ReturnHomeCountdown } from './ReturnHomeCountdown';
 
 function renderCountdown(seconds: number, { to, locale = 'en' }: { to?: string; locale?: Locale } = {}) {
-  const router = createMemoryRouter(
-    [
-      { path: '/', element: <h1>Start</h1> },
-      { path: '/elsewhere', element: <h1>Elsewhere</h1> },
-      { path: '/done', element: <ReturnHomeCountdown seconds={seconds} {...(to === undefined ? {} : { to })} /> },
-    ],
-    { initialEntries: ['/done'] },
+  const { element, router } = inMemoryRouter(
+    <Routes>
+      <Route path="/" element={<h1>Start</h1>} />
+      <Route path="/elsewhere" element={<h1>Elsewhere</h1>} />
+      <Route path="/done" element={<ReturnHomeCountdown seconds={seconds} {...(to === undefined ? {} : { to })} />} />
+    </Routes>,
+    ['/done'],
   );
-  render(
-    <I18nextProvider i18n={createI18n(locale)}>
-      <RouterProvider router={router} />
-    </I18nextProvider>,
-  );
+  render(<I18nextProvider i18n={createI18n(locale)}>{element}</I18nextProvider>);
   return router;
 }
 

@@ -1,5 +1,6 @@
+import { createRoutesFromElements } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../router';
+import { appRoutes } from '../router';
 import { definition, groupTypes, multiChoiceTypes, otherParents, singleChoiceTypes, type Condition, type FieldDef } from './definition';
 import { resolveDateBound } from './dates';
 
@@ -79,7 +80,7 @@ describe('the intake definition as the client reads it', () => {
   });
 
   it('gives every step a route of the route table, and multi-option types a legend', () => {
-    const booking = routes[0]?.children?.[0]?.children?.find((route) => route.path === '/b')?.children ?? [];
+    const booking = createRoutesFromElements(appRoutes)[0]?.children?.[0]?.children?.find((route) => route.path === '/b')?.children ?? [];
     expect(booking.length).toBeGreaterThan(0);
     const paths = booking.map((route) => route.path ?? '/b');
     for (const step of definition.steps) expect(paths, step.id).toContain(step.route);

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auth } from '../auth/session';
+import { confirmEmailLink } from '../auth/signIn';
 import { completeIntake, readyBooking, seedBooking, summaryRows } from '../test/booking';
 import { bindAuthToStore, fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
 import { renderApp } from '../test/renderApp';
@@ -31,7 +32,7 @@ afterEach(() => {
 });
 
 async function openConfirmed(locale: 'en' | 'ja' = 'en') {
-  const user = await auth.confirmEmailLink('alice@example.com', 'a-valid-link-token-of-some-length');
+  const user = await confirmEmailLink(auth, 'alice@example.com', 'a-valid-link-token-of-some-length');
   view = renderApp('/b/confirmed', { user, locale });
   seedBooking({ intake: completeIntake, fields: confirmed, locale });
   await screen.findByRole('heading', { level: 1, name: locale === 'en' ? 'Appointment confirmed' : '予約確定' });
@@ -67,7 +68,7 @@ describe('/b/confirmed', () => {
   });
 
   it('says so when the appointment is not confirmed', async () => {
-    const user = await auth.confirmEmailLink('alice@example.com', 'a-valid-link-token-of-some-length');
+    const user = await confirmEmailLink(auth, 'alice@example.com', 'a-valid-link-token-of-some-length');
     view = renderApp('/b/confirmed', { user });
     seedBooking({ intake: completeIntake, fields: { ...confirmed, status: 'draft', joinUrl: null } });
     await screen.findByRole('heading', { level: 1, name: 'Appointment not confirmed' });

@@ -140,7 +140,10 @@ describe('a link that is no longer valid', () => {
     view = renderApp(`/login-confirmation?token=${TOKEN}&next=%2Fb%2Freview`, { locale: 'ja' });
 
     await screen.findByText('このログイン用リンクは使用できなくなりました。ログイン画面でもう一度メールアドレスを入力し、新しいリンクを受け取ってください。');
-    expect(location()).toBe('/login-confirmation?next=%2Fb%2Freview');
+    // The address changes at once; the router's location follows in a transition.
+    await waitFor(() => {
+      expect(location()).toBe('/login-confirmation?next=%2Fb%2Freview');
+    });
     const resend = screen.getByRole('button', { name: '新しいリンクを送信' });
     expect(screen.getAllByRole('button').filter((b) => b.closest('main'))).toEqual([resend]);
 

@@ -12,6 +12,7 @@ import {
   signInEntry,
 } from '../auth/emailLink';
 import { auth } from '../auth/session';
+import { confirmEmailLink } from '../auth/signIn';
 import { CheckInbox } from '../auth/CheckInbox';
 import { EmailForm } from '../auth/EmailForm';
 import { nextPathAfterSignIn } from '../auth/nextPath';
@@ -66,7 +67,7 @@ export default function LoginConfirmation() {
 
   /** POST /auth/confirm with the link's token; the phase must already be 'confirming'. */
   const signIn = (email: string, linkToken: string) =>
-    auth.confirmEmailLink(email, linkToken).then(
+    confirmEmailLink(auth, email, linkToken).then(
       (user) => {
         forgetEmailForSignIn();
         analytics.logLogin(window.location.hostname);

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auth } from '../auth/session';
+import { confirmEmailLink } from '../auth/signIn';
 import { completeIntake, readyBooking, seedBooking, summaryRows } from '../test/booking';
 import { bindAuthToStore, fakeServer, reply, type FakeServer } from '../test/fakeServer';
 import { renderApp } from '../test/renderApp';
@@ -65,7 +66,7 @@ afterEach(() => {
 });
 
 async function open(path: string, fields: Record<string, unknown> = confirmed) {
-  const user = await auth.confirmEmailLink('alice@example.com', 'a-valid-link-token-of-some-length');
+  const user = await confirmEmailLink(auth, 'alice@example.com', 'a-valid-link-token-of-some-length');
   view = renderApp(path, { user });
   seedBooking({ intake: completeIntake, fields });
 }

@@ -1,12 +1,13 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { completeIntake, pushAppointment, readyBooking, seedBooking, summaryRows } from '../test/booking';
 import { createI18n } from '../i18n/bundled';
 import { useAppStore } from '../store';
 import { fakeServer, refuse, reply, type FakeServer } from '../test/fakeServer';
+import { inMemoryRouter } from '../test/memoryRouter';
 import { alice, renderApp } from '../test/renderApp';
 import HeldTimeBar from '../booking/HeldTimeBar';
 import Review from './Review';
@@ -179,26 +180,22 @@ function renderReview() {
   useAppStore.getState().reset();
   useAppStore.getState().setAuthUser(alice);
   useAppStore.getState().setLocale('en');
-  const router = createMemoryRouter(
-    [
-      {
-        path: '/b/review',
-        element: (
+  const { element, router } = inMemoryRouter(
+    <Routes>
+      <Route
+        path="/b/review"
+        element={
           <>
             <HeldTimeBar />
             <Review />
           </>
-        ),
-      },
-      { path: '*', element: <p>Elsewhere</p> },
-    ],
-    { initialEntries: ['/b/review'] },
+        }
+      />
+      <Route path="*" element={<p>Elsewhere</p>} />
+    </Routes>,
+    ['/b/review'],
   );
-  const rendered = render(
-    <I18nextProvider i18n={createI18n('en')}>
-      <RouterProvider router={router} />
-    </I18nextProvider>,
-  );
+  const rendered = render(<I18nextProvider i18n={createI18n('en')}>{element}</I18nextProvider>);
   return { ...rendered, router };
 }
 

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { secondFactorOf, STAFF_HOME } from '../auth/roles';
 import { auth } from '../auth/session';
+import { verifySecondFactor } from '../auth/signIn';
 import { BusyStatus, Loading } from '../components/Loading';
 import { ErrorText, FieldError } from '../components/FieldParts';
 import { Screen } from '../components/ScreenPlaceholder';
@@ -134,7 +135,7 @@ export default function SecondFactorScreen() {
   const onValid = async ({ code }: CodeValues) => {
     setRefusal(null);
     try {
-      await auth.verifySecondFactor(normalizeCode(code));
+      await verifySecondFactor(auth, normalizeCode(code));
     } catch (error) {
       // In the person's language: a refused code by its details, another 401 in the server's
       // own words (no sentence of the app says more), anything else by its error code.

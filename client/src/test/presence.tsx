@@ -5,8 +5,8 @@
  */
 import { act, render } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { Route, Routes } from 'react-router';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { Layout } from '../components/Layout';
 import { bindLocale } from '../i18n';
 import { createI18n } from '../i18n/bundled';
@@ -14,7 +14,9 @@ import type { Locale } from '../i18n/locale';
 import type { SessionNotice } from '../realtime/events';
 import { useAppStore } from '../store';
 import type { AuthUser } from '../store/types';
+import { inMemoryRouter } from './memoryRouter';
 import { PresenceContext, type PresenceDeps } from '../presence/deps';
+import { connectionNotice, inactivityWarning } from '../presence/dialogs';
 
 export const hanako: AuthUser = { uid: 'u1', email: 'hanako@example.com', role: 'client', clinicId: null };
 
@@ -85,34 +87,28 @@ export function renderLayout(
   useAppStore.getState().setLocale(locale);
   const i18n = createI18n(locale);
   const unbind = bindLocale(i18n, useAppStore);
-  const router = createMemoryRouter(
-    [
-      {
-        path: '/',
-        element: <Layout />,
-        children: [
-          { index: true, element: <h1>Login page</h1> },
-          {
-            path: '*',
-            element: (
-              <>
-                <h1>Some page</h1>
-                <label>
-                  Answer <input name="answer" />
-                </label>
-              </>
-            ),
-          },
-        ],
-      },
-    ],
-    { initialEntries: [path] },
+  const { element, router } = inMemoryRouter(
+    <Routes>
+      <Route path="/" element={<Layout />}>
+        <Route index element={<h1>Login page</h1>} />
+        <Route
+          path="*"
+          element={
+            <>
+              <h1>Some page</h1>
+              <label>
+                Answer <input name="answer" />
+              </label>
+            </>
+          }
+        />
+      </Route>
+    </Routes>,
+    [path],
   );
   const view = render(
     <PresenceContext value={presence.deps}>
-      <I18nextProvider i18n={i18n}>
-        <RouterProvider router={router} />
-      </I18nextProvider>
+      <I18nextProvider i18n={i18n}>{element}</I18nextProvider>
     </PresenceContext>,
   );
   return {
@@ -126,11 +122,15 @@ export function renderLayout(
 }
 
 /**
- * For a file of Layout tests: fake timers around each test, the Layout rendered by `render`
- * unmounted after it, and `advance` to move the fake clock inside act().
+ * For a file of Layout tests: the notice and the countdown loaded first (as the app does after
+ * the first screen and at sign-in), fake timers around each test, the Layout rendered by
+ * `render` unmounted after it, and `advance` to move the fake clock inside act().
  */
 export function layoutTests() {
   let view: ReturnType<typeof renderLayout> | undefined;
+  beforeAll(async () => {
+    await Promise.all([connectionNotice.load(), inactivityWarning.load()]);
+  });
   beforeEach(() => {
     vi.useFakeTimers();
   });

@@ -1,12 +1,12 @@
 import { render } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { bindLocale } from '../i18n';
 import { createI18n } from '../i18n/bundled';
 import type { Locale } from '../i18n/locale';
-import { routes } from '../router';
+import { AppRoutes } from '../router';
 import { useAppStore } from '../store';
 import type { AuthUser } from '../store/types';
+import { inMemoryRouter } from './memoryRouter';
 
 export const alice: AuthUser = { uid: 'u1', email: 'alice@example.com', role: null, clinicId: null };
 
@@ -20,12 +20,8 @@ export function renderApp(path: string, { user = null, locale = 'en' }: { user?:
   useAppStore.getState().setLocale(locale);
   const i18n = createI18n(locale);
   const unbind = bindLocale(i18n, useAppStore);
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const view = render(
-    <I18nextProvider i18n={i18n}>
-      <RouterProvider router={router} />
-    </I18nextProvider>,
-  );
+  const { element, router } = inMemoryRouter(<AppRoutes />, [path]);
+  const view = render(<I18nextProvider i18n={i18n}>{element}</I18nextProvider>);
   return {
     ...view,
     router,
