@@ -6,11 +6,16 @@ must allow everything the client does.
 """
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, ConsoleMessage, async_playwright
+
+from tests.support.oidc_local import OidcLocal
+from tests.support.server import ServerProcess
+from tests.test_oidc_signin import _server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -57,3 +62,23 @@ def no_csp_violations() -> Iterator[None]:
     CSP_VIOLATIONS.clear()
     yield
     assert not CSP_VIOLATIONS, "Content-Security-Policy violations:\n" + "\n".join(CSP_VIOLATIONS)
+
+
+@pytest.fixture(scope="module")
+def idp(run_dir: Path, request: pytest.FixtureRequest) -> Iterator[OidcLocal]:
+    """The local OpenID Connect provider of a module's browser tests."""
+    local = OidcLocal(log_path=run_dir / f"{request.module.__name__}-idp.log").start()
+    yield local
+    local.stop()
+
+
+@pytest.fixture(scope="module")
+def idp_server(
+    run_dir: Path, idp: OidcLocal, request: pytest.FixtureRequest
+) -> Iterator[ServerProcess]:
+    """A server on a SQLite file of its own whose demo clinic signs staff in at `idp`."""
+    name = request.module.__name__.rsplit(".", 1)[-1]
+    env = {"DATABASE_URL": f"sqlite+aiosqlite:///{run_dir / f'{name}.db'}"}
+    server = _server(env, run_dir, name, idp).start()
+    yield server
+    server.stop()

@@ -8,8 +8,6 @@ empty, refused and saved. Screenshots go to var/e2e-screenshots/.
 
 import re
 import secrets
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, ViewportSize, expect
@@ -20,7 +18,6 @@ from tests.e2e.test_staff_signin_flow import new_context, shoot
 from tests.support.browser import signed_in
 from tests.support.oidc_local import CLIENT_ID, CLIENT_SECRET, OidcLocal
 from tests.support.server import ServerProcess
-from tests.test_oidc_signin import _server
 from tests.test_staff_accounts import team_clinic
 
 WORDS = {
@@ -57,25 +54,10 @@ WORDS = {
 }
 
 
-@pytest.fixture(scope="module")
-def idp(run_dir: Path) -> Iterator[OidcLocal]:
-    local = OidcLocal(log_path=run_dir / "e2e-identity-idp.log").start()
-    yield local
-    local.stop()
-
-
-@pytest.fixture(scope="module")
-def identity_server(run_dir: Path, idp: OidcLocal) -> Iterator[ServerProcess]:
-    env = {"DATABASE_URL": f"sqlite+aiosqlite:///{run_dir / 'e2e-identity.db'}"}
-    server = _server(env, run_dir, "e2e-identity", idp).start()
-    yield server
-    server.stop()
-
-
 @pytest.mark.parametrize(("lang", "zone", "viewport", "name"), LAYOUTS)
 async def test_an_admin_sets_the_provider_and_a_counselor_signs_in_with_it(
     browser: Browser,
-    identity_server: ServerProcess,
+    idp_server: ServerProcess,
     idp: OidcLocal,
     lang: str,
     zone: str,
@@ -83,7 +65,7 @@ async def test_an_admin_sets_the_provider_and_a_counselor_signs_in_with_it(
     name: str,
 ) -> None:
     words = WORDS[lang]
-    team = await team_clinic(identity_server)
+    team = await team_clinic(idp_server)
     provider_name = f"IdP {secrets.token_hex(3)}"
     page = await signed_in(browser, team.url, team.admin, lang, zone, viewport)
     await page.context.grant_permissions(["clipboard-read", "clipboard-write"])

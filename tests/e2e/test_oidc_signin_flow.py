@@ -8,8 +8,6 @@ in New York; axe-core on the sign-in screen with the provider and with the refus
 """
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, ViewportSize, expect
@@ -19,7 +17,7 @@ from tests.e2e.test_accessibility import assert_accessible
 from tests.e2e.test_staff_signin_flow import new_context, shoot
 from tests.support.oidc_local import OidcLocal
 from tests.support.server import ServerProcess
-from tests.test_oidc_signin import _server, new_member
+from tests.test_oidc_signin import new_member
 
 LAYOUTS: list[tuple[str, str, ViewportSize, str]] = [
     ("ja", "Asia/Tokyo", {"width": 390, "height": 844}, "phone"),
@@ -33,21 +31,6 @@ TEXTS = {
     },
     "en": {"button": "Sign in with Local IdP", "board": "Bookings board", "unknown": "no access"},
 }
-
-
-@pytest.fixture(scope="module")
-def idp(run_dir: Path) -> Iterator[OidcLocal]:
-    local = OidcLocal(log_path=run_dir / "e2e-oidc-local.log").start()
-    yield local
-    local.stop()
-
-
-@pytest.fixture(scope="module")
-def idp_server(run_dir: Path, idp: OidcLocal) -> Iterator[ServerProcess]:
-    env = {"DATABASE_URL": f"sqlite+aiosqlite:///{run_dir / 'e2e-oidc.db'}"}
-    server = _server(env, run_dir, "e2e-oidc", idp).start()
-    yield server
-    server.stop()
 
 
 @pytest.mark.parametrize(("lang", "zone", "viewport", "name"), LAYOUTS)
