@@ -157,14 +157,19 @@ class OrderedRedisManager(IndexedRooms, socketio.AsyncRedisManager, FrameBroadca
             self.missed()
             return
         snapshot = _snapshot_of(message)
-        if snapshot is not None and not self.latest.advance(
-            str(snapshot.get("path")), int(snapshot.get("version", 0))
-        ):
-            return
-        await super()._handle_emit(message)
+        room = message.get("room")
+        if snapshot is not None:
+            version = int(snapshot.get("version", 0))
+            if not self.latest.advance(str(snapshot.get("path")), version):
+                return
+            if isinstance(room, str) and version <= self.delivered.newest(room):
+                return  # a resync sent the room this version already
         data = message.get("data")
         payload = data[0] if isinstance(data, list) and data else None
-        self._note_delivered(message.get("event"), payload, message.get("room"))
+        # Noted before the delivery, which awaits: a resync reading the document meanwhile
+        # must not send the room the same version again.
+        self._note_delivered(message.get("event"), payload, room)
+        await super()._handle_emit(message)
         if _ends_session(message.get("event"), payload, message.get("room")):
             await _disconnect_room(self, message["room"])
 

@@ -181,13 +181,15 @@ async def resend(state: AppState, manager: OrderedRedisManager, target: Target) 
     sids = [sid for sid, who in target.readers.items() if who in allowed]
     members = {sid for sid, _ in manager.get_participants(NAMESPACE, target.room)}
     whole = members == set(sids)
-    await state.publisher.sio.emit(
-        SNAPSHOT_EVENT, snapshot, to=target.room if whole else sids, ignore_queue=True
-    )
+    # Noted before the emit, which awaits: a push of this version arriving meanwhile is then
+    # not delivered to the room a second time (push.py `_handle_emit`).
     if target.window:  # its days' streams stay as pushed: other windows share them
         manager.delivered.advance(target.resent_key, version)
     elif whole:
         manager.delivered.advance(target.room, version)
+    await state.publisher.sio.emit(
+        SNAPSHOT_EVENT, snapshot, to=target.room if whole else sids, ignore_queue=True
+    )
     return len(sids)
 
 
