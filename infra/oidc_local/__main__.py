@@ -10,15 +10,14 @@ address. With `--parent-pid` it exits when that process is no longer its parent.
 
 import argparse
 import asyncio
-import socket
 
 import uvicorn
 
+from infra import local_process
 from infra.oidc_local.app import create_app
 from infra.oidc_local.provider import Provider, User
-from infra.stripe_local.__main__ import exit_with_parent
 
-HOST = "127.0.0.1"
+NAME = "oidc-local"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -36,10 +35,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 async def serve(args: argparse.Namespace) -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((HOST, args.port))
-    url = f"http://{HOST}:{sock.getsockname()[1]}"
+    sock, url = local_process.listen(NAME, args.port)
     provider = Provider(issuer=url, client_id=args.client_id, client_secret=args.client_secret)
     for email in args.user:
         amr = ["pwd", "otp", "mfa"] if args.mfa else ["pwd"]
@@ -47,23 +43,7 @@ async def serve(args: argparse.Namespace) -> None:
     server = uvicorn.Server(
         uvicorn.Config(create_app(provider), log_level=args.log_level, lifespan="off")
     )
-
-    async def announce() -> None:
-        while not server.started:
-            if server.should_exit:
-                return
-            await asyncio.sleep(0.02)
-        print(f"oidc-local listening on {url}", flush=True)
-
-    tasks = [asyncio.create_task(announce())]
-    if args.parent_pid:
-        tasks.append(asyncio.create_task(exit_with_parent(server, args.parent_pid)))
-    try:
-        await server.serve(sockets=[sock])
-    finally:
-        for task in tasks:
-            task.cancel()
-        sock.close()
+    await local_process.serve(NAME, server, sock, url, args.parent_pid)
 
 
 def main(argv: list[str] | None = None) -> None:

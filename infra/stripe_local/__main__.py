@@ -13,15 +13,14 @@ import argparse
 import asyncio
 import logging
 import os
-import socket
 import sys
 
 import uvicorn
 
+from infra import local_process
 from infra.stripe_local.app import Config, create_app
 
-HOST = "127.0.0.1"
-PARENT_CHECK_SECONDS = 0.5
+NAME = "stripe-local"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -67,15 +66,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 async def serve(args: argparse.Namespace) -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((HOST, args.port))
-    except OSError as exc:
-        sock.close()
-        raise SystemExit(f"stripe-local: cannot listen on {HOST}:{args.port}: {exc}") from exc
-    port = sock.getsockname()[1]
-    url = f"http://{HOST}:{port}"
+    sock, url = local_process.listen(NAME, args.port)
     app = create_app(
         Config(
             webhook_url=args.webhook_url,
@@ -94,36 +85,7 @@ async def serve(args: argparse.Namespace) -> None:
             lifespan="on",
         )
     )
-
-    async def announce() -> None:
-        while not server.started:
-            if server.should_exit:
-                return
-            await asyncio.sleep(0.02)
-        print(f"stripe-local listening on {url}", flush=True)
-
-    loop = asyncio.get_running_loop()
-    tasks = [loop.create_task(announce())]
-    if args.parent_pid:
-        tasks.append(loop.create_task(exit_with_parent(server, args.parent_pid)))
-    try:
-        await server.serve(sockets=[sock])
-    finally:
-        for task in tasks:
-            task.cancel()
-        sock.close()
-
-
-async def exit_with_parent(server: uvicorn.Server, parent_pid: int) -> None:
-    """Stop at once when the parent is gone: an orphan is re-parented, so getppid() changes.
-    Polling works wherever the parent dies and however (no signal reaches us on kill -9);
-    PR_SET_PDEATHSIG would need a preexec_fn in a parent that runs threads."""
-    while True:
-        await asyncio.sleep(PARENT_CHECK_SECONDS)
-        if os.getppid() != parent_pid:
-            break
-    logging.getLogger("stripe_local").warning("parent %s is gone; exiting", parent_pid)
-    server.should_exit = server.force_exit = True
+    await local_process.serve(NAME, server, sock, url, args.parent_pid)
 
 
 def main(argv: list[str] | None = None) -> None:
