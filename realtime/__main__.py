@@ -11,6 +11,7 @@ from pydantic_settings import SettingsError
 from realtime.access_log import log_config
 from realtime.app import create_app
 from realtime.connections import guarded_http_protocol, trusted_hosts
+from realtime.lean_websocket import LeanWebSocketProtocol
 from realtime.logs import configure_logging
 from realtime.settings import Settings
 from realtime.settings_errors import refusal_lines
@@ -51,7 +52,8 @@ def server_options(settings: Settings) -> dict[str, Any]:
         "port": settings.port,
         "log_level": settings.log_level,
         "log_config": log_config(),
-        "ws": "websockets-sansio",
+        # uvicorn's websockets-sansio protocol, not keeping the handshake (lean_websocket.py).
+        "ws": LeanWebSocketProtocol,
         # Uncompressed frames, as Node's socket.io sends by default: compression costs CPU and
         # memory per socket, and one broadcast frame then serves every subscriber
         # (realtime/broadcast.py).

@@ -32,6 +32,7 @@ from socketio import packet
 from realtime.bodies import MAX_JSON_DEPTH, json_depth_exceeds
 from realtime.budget import EventBudget, Verdict
 from realtime.errors import FunctionError, invalid_field
+from realtime.lean_engine import LeanEngineServer
 from realtime.push import NAMESPACE
 from realtime.ratelimit import TOO_MANY
 
@@ -98,6 +99,10 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
         super().__init__(serializer=ReadablePacket, **kwargs)
         self.new_budget = budget
         self._last_turn = 0.0  # when a received message last let other tasks run
+
+    def _engineio_server_class(self) -> type[LeanEngineServer]:
+        """Engine.IO sockets that hold less memory while idle (realtime/lean_engine.py)."""
+        return LeanEngineServer
 
     async def _handle_event(
         self, eio_sid: str, namespace: str | None, id: int | None, data: Any
