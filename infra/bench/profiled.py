@@ -11,6 +11,10 @@ untouched. SIGUSR1 starts a measurement window, SIGUSR2 ends it and writes its f
   the wall time of every call of those functions or coroutine functions (wrapped at
   start-up, looked up by attribute at call time by their callers: a name imported into
   another module is timed as `that.module:name`) to `<prefix>.<n>.time.json`.
+- with BENCH_TRACEMALLOC_OUT=<prefix>: tracemalloc starts at SIGUSR1 (10 frames, so the
+  server's start-up is not slowed) and at SIGUSR2 what was allocated in the window and is
+  still alive goes to `<prefix>.<n>.tracemalloc.txt`, grouped by line and by traceback
+  (infra/bench/memprobe.py reads it per connection).
 An experiment knob, to try a collector setting without editing the server:
 - BENCH_GC_THRESHOLD="t0,t1,t2" calls gc.set_threshold(t0, t1, t2) before the server starts.
 """
@@ -26,6 +30,7 @@ import runpy
 import signal
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from types import FrameType
 from typing import Any
@@ -98,6 +103,45 @@ class CallTimes:
             durations.clear()
 
 
+# Frames kept per allocation: enough to see which library line, and who called it.
+TRACEMALLOC_FRAMES = 10
+# Lines and tracebacks written per report.
+TRACEMALLOC_TOP = 40
+
+
+class AllocationWindow:
+    """What was allocated between SIGUSR1 and SIGUSR2 and is still alive at the end."""
+
+    def __init__(self) -> None:
+        self.before: tracemalloc.Snapshot | None = None
+
+    def start(self) -> None:
+        gc.collect()
+        tracemalloc.start(TRACEMALLOC_FRAMES)
+        self.before = tracemalloc.take_snapshot()
+
+    def dump(self, path: str) -> None:
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        if self.before is None:
+            return
+        own = [tracemalloc.Filter(False, tracemalloc.__file__)]
+        after, before = after.filter_traces(own), self.before.filter_traces(own)
+        partial = f"{path}.partial"  # renamed when whole, so a reader never sees half
+        with open(partial, "w", encoding="utf-8") as out:
+            for key in ("lineno", "traceback"):
+                stats = after.compare_to(before, key)
+                total = sum(stat.size_diff for stat in stats)
+                out.write(f"==== by {key}: {total} bytes, {len(stats)} places\n")
+                for stat in stats[:TRACEMALLOC_TOP]:
+                    out.write(f"{stat.size_diff} bytes {stat.count_diff} blocks\n")
+                    for line in stat.traceback.format(most_recent_first=True)[:12]:
+                        out.write(f"    {line}\n")
+        os.replace(partial, path)
+        self.before = None
+
+
 def main() -> None:
     if len(sys.argv) != 2:
         raise SystemExit("usage: python -m infra.bench.profiled <module>")
@@ -108,6 +152,8 @@ def main() -> None:
     gc_log = GcLog() if gc_prefix else None
     time_prefix = os.environ.get("BENCH_TIME_OUT")
     call_times = CallTimes() if time_prefix else None
+    memory_prefix = os.environ.get("BENCH_TRACEMALLOC_OUT")
+    allocations = AllocationWindow() if memory_prefix else None
     if call_times is not None:
         for target in filter(None, os.environ.get("BENCH_TIME", "").split(",")):
             call_times.wrap(target.strip())
@@ -126,6 +172,8 @@ def main() -> None:
             gc_log.recording = True
         if profiler is not None:
             profiler.enable()
+        if allocations is not None:
+            allocations.start()
 
     def stop(signum: int, frame: FrameType | None) -> None:
         nonlocal windows
@@ -140,6 +188,8 @@ def main() -> None:
         if call_times is not None:
             call_times.recording = False
             call_times.dump(f"{time_prefix}.{windows}.time.json")
+        if allocations is not None:
+            allocations.dump(f"{memory_prefix}.{windows}.tracemalloc.txt")
 
     signal.signal(signal.SIGUSR1, start)
     signal.signal(signal.SIGUSR2, stop)

@@ -240,11 +240,12 @@ def start_server(
     database_url: str | None = None,
     extra_env: Mapping[str, str] | None = None,
     tag: str | None = None,
+    tracemalloc_out: Path | None = None,
 ) -> Managed:
     """Start a server of `kind` on a free port with a fresh SQLite file, or on
     `database_url` (not yet ready); `extra_env` adds settings, `tag` names its log.
 
-    With `profile_out`, `gc_out`, `gc_threshold` or `time_calls` it runs under
+    With `profile_out`, `gc_out`, `gc_threshold`, `time_calls` or `tracemalloc_out` it runs under
     infra.bench.profiled (same module, same environment), whose diagnostics SIGUSR1/SIGUSR2
     switch on and off."""
     module, uses_redis = KINDS[kind]
@@ -257,6 +258,7 @@ def start_server(
         "BENCH_GC_THRESHOLD",
         "BENCH_TIME_OUT",
         "BENCH_TIME",
+        "BENCH_TRACEMALLOC_OUT",
     )
     env = {
         key: value
@@ -292,7 +294,9 @@ def start_server(
         env["BENCH_GC_THRESHOLD"] = gc_threshold
     if time_calls is not None:
         env["BENCH_TIME_OUT"], env["BENCH_TIME"] = str(time_calls[0]), time_calls[1]
-    if profile_out is not None or gc_out is not None or gc_threshold or time_calls:
+    if tracemalloc_out is not None:
+        env["BENCH_TRACEMALLOC_OUT"] = str(tracemalloc_out)
+    if any((profile_out, gc_out, gc_threshold, time_calls, tracemalloc_out)):
         command = [sys.executable, "-m", "infra.bench.profiled", module]
     return start(kind, command, env, workdir / f"server-{tag}-{port}.log", port, cpus)
 
