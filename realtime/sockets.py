@@ -47,6 +47,7 @@ def create_socket_server(settings: Settings) -> socketio.AsyncServer:
             settings.redis_url,
             channel=f"{settings.redis_namespace}:socketio",
             redis_options={"max_connections": REDIS_MAX_CONNECTIONS},
+            silence_seconds=settings.redis_silence_seconds,
         )
     sio = GuardedServer(
         budget=lambda: EventBudget(settings.socket_events_per_second, settings.socket_event_burst),
