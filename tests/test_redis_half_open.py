@@ -7,7 +7,7 @@ when Redis's host vanishes without a reset, a NAT or firewall forgets the connec
 partition falls between them. Nothing tells B; redis-py would wait on that subscription
 forever. B must notice within REDIS_SILENCE_SECONDS, subscribe again on a new connection
 and resync, so its follower gets the write made on node A meanwhile, and later pushes flow
-again."""
+again; and a write made on B meanwhile is not held longer than that by its publish."""
 
 import asyncio
 import time
@@ -33,6 +33,9 @@ LIVE_WITHIN_SECONDS = REDIS_SILENCE_SECONDS + LISTEN_RETRY_SECONDS + 2.0
 HELD_UP_SECONDS = 1.0
 # A push once B listens again: no resync needed for it.
 PUSH_WITHIN_SECONDS = 2.0
+# A write on node B answered once its publish has given up the silent connection
+# (REDIS_SILENCE_SECONDS) and gone out on a new one, with room for a loaded machine.
+ANSWERED_WITHIN_SECONDS = REDIS_SILENCE_SECONDS + 1.0
 
 
 @dataclass
@@ -84,3 +87,25 @@ async def test_a_node_whose_redis_connection_went_silent_gets_the_push_it_missed
             after = (await writer.sock.update(record, {"locale": "en"}))["version"]
             await there.sock.wait_for_version(record, after, timeout=PUSH_WITHIN_SECONDS)
             assert there.newest(record)["data"]["locale"] == "en"
+
+
+async def test_a_write_on_the_silent_node_is_answered_and_reaches_the_other_node(
+    pair: Pair,
+) -> None:
+    """B's publish waits on a frozen connection of its pool no longer than
+    REDIS_SILENCE_SECONDS, then goes out on a new one."""
+    a, b = pair.a, pair.b
+    async with person(b.url) as writer:
+        record = f"users/{writer.uid}"
+        async with follower(a.url, writer.token) as there:
+            await there.follow(record)
+            before = (await writer.sock.update(record, {"locale": "en"}))["version"]
+            await there.sock.wait_for_version(record, before)  # B publishes through the relay
+
+            assert pair.relay.freeze() >= 1
+            frozen_at = time.monotonic()
+            version = (await writer.sock.update(record, {"locale": "ja"}))["version"]
+            answered = time.monotonic() - frozen_at
+            assert answered < ANSWERED_WITHIN_SECONDS, f"answered after {answered:.1f} s"
+            await there.sock.wait_for_version(record, version, timeout=PUSH_WITHIN_SECONDS)
+            assert there.newest(record)["data"]["locale"] == "ja"
