@@ -47,6 +47,20 @@ VERSION_MEMORY = 100_000
 # listener doubles its pause up to 60 s: after an 8 s outage a node listened again only 7 s
 # after Redis was back, and its followers missed every push of that time).
 LISTEN_RETRY_SECONDS = 0.5
+# How long the subscription's connection may stay silent before the node takes it for dead
+# and subscribes again on a new one (setting REDIS_SILENCE_SECONDS). A connection can die
+# without a word (Redis's host gone without a reset, a NAT or firewall that forgot it, a
+# partition): redis-py's `listen()` then waits forever, as its reads of a subscription
+# have no timeout (`socket_timeout` does not apply to them; `health_check_interval` sends
+# a PING before a read but nothing waits for the answer; TCP keepalive needs 45 s with
+# redis-py's options, and never notices when a proxy on the way still answers it), and the
+# node stops receiving the other nodes' pushes while it still publishes its own. So the
+# listener PINGs after a third of this without a message, and gives up when not even the
+# answer came by its end: 2 s for a PONG that takes about a millisecond on a LAN, with
+# room for a Redis busy with a slow command and for this node's event loop busy with a
+# fan-out (docs/benchmarks.md: 286 ms p99 to 10,000 sockets). Each reconnection costs a
+# resync pass, so not shorter.
+REDIS_SILENCE_SECONDS = 3.0
 
 
 class LatestVersions:
@@ -130,6 +144,44 @@ class LocalManager(IndexedRooms, FrameBroadcast):
             await _disconnect_room(self, room)
 
 
+class SilentRedis(ConnectionError):
+    """The subscription's connection brought nothing, not even the answer to a PING."""
+
+
+async def heard(pubsub: Any, silence_seconds: float) -> AsyncIterator[dict[str, Any]]:
+    """What Redis sends on a subscription, as `pubsub.listen()` yields it (PONGs left out),
+    but raising SilentRedis once the connection has brought nothing for `silence_seconds`
+    (REDIS_SILENCE_SECONDS): a PING goes out after a third of that. The silence is counted
+    while waiting only, not while the consumer handles what was yielded."""
+    loop = asyncio.get_running_loop()
+    ping_after = silence_seconds / 3
+    quiet_since = loop.time()
+    pinged = False
+    while True:
+        quiet = loop.time() - quiet_since
+        if quiet >= silence_seconds:
+            raise SilentRedis(f"no message and no answer to PING for {silence_seconds:g} s")
+        if not pinged and quiet >= ping_after:
+            await pubsub.ping()
+            pinged = True
+        wait = (silence_seconds if pinged else ping_after) - quiet
+        message = await pubsub.get_message(timeout=wait)
+        if message is None:
+            continue
+        if message.get("type") != "pong":
+            yield message
+        quiet_since = loop.time()
+        pinged = False
+
+
+async def _close_quietly(pubsub: Any) -> None:
+    """Let a failed subscription's connection go (a silent one would stay open otherwise)."""
+    try:
+        await pubsub.aclose()
+    except Exception as exc:  # already broken: nothing more to release
+        log.debug("closing a failed Redis subscription: %s", exc)
+
+
 class OrderedRedisManager(IndexedRooms, socketio.AsyncRedisManager, FrameBroadcast):  # type: ignore[misc]
     """The Redis manager, refusing to deliver a snapshot older than one already delivered,
     and closing a session's sockets on every node once told it has expired.
@@ -140,10 +192,14 @@ class OrderedRedisManager(IndexedRooms, socketio.AsyncRedisManager, FrameBroadca
     drops it; the publishing node delivered it to its own sockets first). So the manager
     calls `missed` when its subscription is confirmed again and when another node says a
     publish of its own failed; realtime/resync.py then sends this node's followers, from
-    the database, what changed meanwhile."""
+    the database, what changed meanwhile. A subscription silent for `silence_seconds`
+    (REDIS_SILENCE_SECONDS) is taken for dead and made again, which is such a moment."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, silence_seconds: float = REDIS_SILENCE_SECONDS, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
+        self.silence_seconds = silence_seconds
         self.latest = LatestVersions()
         # The newest version delivered to each room (snapshots, day streams' changes): what a
         # resync need not send again.
@@ -209,18 +265,20 @@ class OrderedRedisManager(IndexedRooms, socketio.AsyncRedisManager, FrameBroadca
 
     async def _redis_listen_with_retries(self) -> AsyncIterator[Any]:
         """python-socketio's listener (socketio/async_redis_manager.py), but trying again
-        every LISTEN_RETRY_SECONDS instead of ever longer: a node that is not listening
-        delivers no push of another node. Once Redis confirms the subscription, every later
-        publish reaches this node: then `missed` (what was published before is read from
-        the database)."""
+        every LISTEN_RETRY_SECONDS instead of ever longer, and giving up a connection
+        silent for `silence_seconds` instead of waiting on it forever: a node that is not
+        listening delivers no push of another node. Once Redis confirms the subscription,
+        every later publish reaches this node: then `missed` (what was published before is
+        read from the database)."""
         lost = False
         while True:
+            pubsub = None
             try:
                 self._redis_connect()
                 pubsub = self.pubsub
                 pubsub.ignore_subscribe_messages = False  # the confirmation is wanted
                 await pubsub.subscribe(self.channel)
-                async for message in pubsub.listen():
+                async for message in heard(pubsub, self.silence_seconds):
                     if message.get("type") != "subscribe":
                         yield message
                         continue
@@ -234,6 +292,8 @@ class OrderedRedisManager(IndexedRooms, socketio.AsyncRedisManager, FrameBroadca
                         "not listening to Redis (%s); trying every %s s", exc, LISTEN_RETRY_SECONDS
                     )
                 lost = True
+                if pubsub is not None:
+                    await _close_quietly(pubsub)
                 await asyncio.sleep(LISTEN_RETRY_SECONDS)
 
 

@@ -22,6 +22,7 @@ from realtime.production import (
     oidc_problems,
     production_problems,
 )
+from realtime.push import REDIS_SILENCE_SECONDS
 from storage.db import MAX_OVERFLOW, POOL_SIZE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,6 +50,11 @@ class Settings(BaseSettings):
     # Processes sharing REDIS_URL and this namespace form one system (Socket.IO channel,
     # rate-limit keys); another namespace on the same Redis is another system.
     redis_namespace: str = "gc"
+    # A node whose Redis subscription brought nothing (not even the answer to its PING) for
+    # this long subscribes again on a new connection and resyncs its followers; a publish
+    # unanswered for as long goes out again on a new connection (realtime/push.py
+    # REDIS_SILENCE_SECONDS says why 3 s; docs/operations.md, "Redis connection silent").
+    redis_silence_seconds: float = Field(default=REDIS_SILENCE_SECONDS, ge=0.3, le=300)
     app_env: Literal["development", "test", "production"] = "development"
     public_url: str = "http://127.0.0.1:8000"
     secret_key: str = DEFAULT_SECRET

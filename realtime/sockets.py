@@ -46,7 +46,15 @@ def create_socket_server(settings: Settings) -> socketio.AsyncServer:
         manager = OrderedRedisManager(
             settings.redis_url,
             channel=f"{settings.redis_namespace}:socketio",
-            redis_options={"max_connections": REDIS_MAX_CONNECTIONS},
+            redis_options={
+                "max_connections": REDIS_MAX_CONNECTIONS,
+                # A publish (or connect) unanswered for as long as a silent subscription is
+                # given up too, and python-socketio publishes again on a new connection; a
+                # write's push waits no longer on a dead connection (redis-py before 8
+                # waited forever, 8 waits 5 s).
+                "socket_timeout": settings.redis_silence_seconds,
+            },
+            silence_seconds=settings.redis_silence_seconds,
         )
     sio = GuardedServer(
         budget=lambda: EventBudget(settings.socket_events_per_second, settings.socket_event_burst),
