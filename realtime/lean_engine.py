@@ -26,9 +26,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import engineio
+import socketio
 from engineio import exceptions, packet
 from engineio.async_drivers.asgi import translate_request
 from engineio.async_socket import AsyncSocket
+
+from realtime.wait_queue import WaitQueue
 
 
 class LeanSocket(AsyncSocket):  # type: ignore[misc]
@@ -212,6 +215,11 @@ class LeanEngineServer(engineio.AsyncServer):  # type: ignore[misc]
         super().__init__(*args, **kwargs)
         self._async = {**self._async, "translate_request": lean_translate_request}
 
+    def create_queue(self, *args: Any, **kwargs: Any) -> WaitQueue[Any]:
+        """Each socket's packet queue (python-engineio makes no other): one that costs next
+        to nothing while empty (realtime/wait_queue.py)."""
+        return WaitQueue()
+
     async def _handle_connect(
         self, environ: dict[str, Any], transport: str, jsonp_index: int | None = None
     ) -> Any:
@@ -258,3 +266,10 @@ class LeanEngineServer(engineio.AsyncServer):  # type: ignore[misc]
             return self._ok(await s.poll(), headers=headers, jsonp_index=jsonp_index)
         except exceptions.QueueEmpty:
             return self._bad_request()
+
+
+class LeanServer(socketio.AsyncServer):  # type: ignore[misc]
+    """python-socketio's server over LeanEngineServer (python-socketio's own hook)."""
+
+    def _engineio_server_class(self) -> type[LeanEngineServer]:
+        return LeanEngineServer

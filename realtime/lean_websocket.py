@@ -12,9 +12,17 @@ from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from realtime.wait_queue import WaitQueue
+
 
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's `ws="websockets-sansio"` protocol, forgetting the handshake once done."""
+    """uvicorn's `ws="websockets-sansio"` protocol, forgetting the handshake once done, its
+    received messages in a queue that costs next to nothing while empty (wait_queue.py)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # uvicorn calls put_nowait, get and empty, which WaitQueue has as asyncio.Queue.
+        self.queue = WaitQueue()  # type: ignore[assignment]
 
     async def send(self, message: Any) -> None:
         await super().send(message)

@@ -32,7 +32,7 @@ from socketio import packet
 from realtime.bodies import MAX_JSON_DEPTH, json_depth_exceeds
 from realtime.budget import EventBudget, Verdict
 from realtime.errors import FunctionError, invalid_field
-from realtime.lean_engine import LeanEngineServer
+from realtime.lean_engine import LeanServer
 from realtime.push import NAMESPACE
 from realtime.ratelimit import TOO_MANY
 
@@ -92,17 +92,14 @@ def screen(data: object, known: Container[str]) -> FunctionError | None:
     return None
 
 
-class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
-    """socketio.AsyncServer with the gate of the module docstring."""
+class GuardedServer(LeanServer):
+    """socketio.AsyncServer with the gate of the module docstring, its Engine.IO sockets
+    holding less memory while idle (realtime/lean_engine.py)."""
 
     def __init__(self, *, budget: Callable[[], EventBudget], **kwargs: Any) -> None:
         super().__init__(serializer=ReadablePacket, **kwargs)
         self.new_budget = budget
         self._last_turn = 0.0  # when a received message last let other tasks run
-
-    def _engineio_server_class(self) -> type[LeanEngineServer]:
-        """Engine.IO sockets that hold less memory while idle (realtime/lean_engine.py)."""
-        return LeanEngineServer
 
     async def _handle_event(
         self, eio_sid: str, namespace: str | None, id: int | None, data: Any

@@ -8,10 +8,14 @@ import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import pytest
 import socketio
 import uvicorn
+from engineio import packet as eio_packet
+from socketio import packet
 
 from realtime.broadcast import install_frame_sockets
+from realtime.lean_engine import LeanServer
 from realtime.push import LocalManager
 
 ROOM = "documents/1"
@@ -44,9 +48,23 @@ async def serving(sio: socketio.AsyncServer) -> AsyncIterator[str]:
         await task
 
 
-async def test_each_subscriber_gets_every_packet_in_order_whichever_way_it_goes() -> None:
+async def queue_on_every_socket(sio: socketio.AsyncServer, n: int) -> None:
+    """Event "n" put on every socket's queue by python-engineio's own send, which returns
+    without letting the writers run (lean sockets' writers drain so fast that a broadcast
+    after python-socketio's emit would otherwise always find them idle)."""
+    encoded = sio.packet_class(packet.EVENT, namespace="/", data=["n", n]).encode()
+    for engine_socket in list(sio.eio.sockets.values()):
+        await engine_socket.send(eio_packet.Packet(eio_packet.MESSAGE, encoded))
+
+
+@pytest.mark.parametrize("server_class", [socketio.AsyncServer, LeanServer])
+async def test_each_subscriber_gets_every_packet_in_order_whichever_way_it_goes(
+    server_class: type[socketio.AsyncServer],
+) -> None:
+    """With python-engineio's sockets and with the product's lean ones (their queue is
+    realtime/wait_queue.py's, whose waiting getters say the writer is idle)."""
     manager = LocalManager()
-    sio = socketio.AsyncServer(async_mode="asgi", client_manager=manager)
+    sio = server_class(async_mode="asgi", client_manager=manager)
     install_frame_sockets(sio)
 
     async def join(sid: str, environ: dict[str, object], auth: object = None) -> None:
@@ -63,8 +81,10 @@ async def test_each_subscriber_gets_every_packet_in_order_whichever_way_it_goes(
             await client.connect(url, transports=["websocket"], wait_timeout=10)
             everyone.append(client)
         for n in range(count):
-            if n % 3 == 2:  # python-socketio's own way (a task per recipient, then the queue)
+            if n % 4 == 2:  # python-socketio's own way (a task per recipient, then the queue)
                 await sio.emit("n", n, room=ROOM, skip_sid="nobody")
+            elif n % 4 == 3:  # straight onto each socket's queue, so the next one finds it full
+                await queue_on_every_socket(sio, n)
             else:
                 await sio.emit("n", n, room=ROOM)
         async with asyncio.timeout(20):

@@ -15,17 +15,12 @@ import socketio
 import uvicorn
 from websockets.asyncio.client import connect
 
-from realtime.lean_engine import LeanEngineServer
+from realtime.lean_engine import LeanServer
 from realtime.lean_websocket import LeanWebSocketProtocol
 
 # Short keep-alive, so that a missed ping shows within seconds.
 PING_INTERVAL = 1
 PING_TIMEOUT = 1
-
-
-class LeanServer(socketio.AsyncServer):  # type: ignore[misc]
-    def _engineio_server_class(self) -> type[LeanEngineServer]:
-        return LeanEngineServer
 
 
 def free_port() -> int:
