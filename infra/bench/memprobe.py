@@ -45,7 +45,9 @@ async def probe(clients: int, concurrency: int, traced: bool, workdir: Path) -> 
             identities = await storm.ours_identities(http, server.port, clients + WARM_CLIENTS)
             month = storm.month_path()
             versions = await storm.probe_versions(server.port, identities[0], month, 30)
-            warm = storm.Storm(server.port, identities[clients:], month, versions, WARM_CLIENTS, 30)
+            warm = storm.Storm(
+                [server.port], identities[clients:], month, versions, WARM_CLIENTS, 30
+            )
             await warm.run()
             warm.close()
             await asyncio.sleep(SETTLE_SECONDS)
@@ -53,7 +55,8 @@ async def probe(clients: int, concurrency: int, traced: bool, workdir: Path) -> 
                 server.signal(signal.SIGUSR1)
                 await asyncio.sleep(SETTLE_SECONDS)
             before = servers.rss_kib(server.pid)
-            idle = storm.Storm(server.port, identities[:clients], month, versions, concurrency, 30)
+            ports = [server.port]
+            idle = storm.Storm(ports, identities[:clients], month, versions, concurrency, 30)
             seconds = await idle.run()
             await asyncio.sleep(SETTLE_SECONDS)
             after = servers.rss_kib(server.pid)

@@ -63,6 +63,9 @@ class Options:
     json_path: Path | None
     keep_workdir: bool
     profile_dir: Path | None = None  # runner.supervised reads it; the storm never profiles
+    # Processes of ours (more than one: nodes on one fresh PostgreSQL database and a private
+    # Redis, as a deployment runs them; the clients spread over them in turn).
+    processes: int = 1
 
 
 @dataclass
@@ -178,7 +181,7 @@ async def probe_versions(
 class Storm:
     """The clients of one storm against one server: who is live, how long each took."""
 
-    port: int
+    ports: list[int]
     identities: list[Identity]
     month: str
     versions: dict[str, int]
@@ -193,7 +196,8 @@ class Storm:
         """Connect, subscribe to both documents at once, count live when both acks are in."""
         identity = self.identities[index]
         started = time.monotonic_ns()
-        client = await connect(HOST, self.port, index, Sink(), identity.auth, self.within)
+        port = self.ports[index % len(self.ports)]
+        client = await connect(HOST, port, index, Sink(), identity.auth, self.within)
         self.clients.append(client)
         prefixes = []
         for path, version in (
@@ -242,12 +246,15 @@ def own_cpu_seconds() -> float:
 async def storm_one(
     kind: str, options: Options, workdir: Path, cpus: set[int] | None, http: httpx.AsyncClient
 ) -> StormResult:
-    """Start a fresh server of `kind`, make the identities, storm it, stop it."""
+    """Start a fresh server of `kind` (or ours' nodes), make the identities, storm it, stop
+    it."""
+    if kind == "ours" and options.processes > 1:
+        return await storm_nodes(options, workdir, cpus, http)
     result = StormResult(kind, options.clients, options.concurrency)
     server = servers.start_server(kind, workdir, None, cpus)
     try:
         await servers.wait_ready(server, http)
-        await measure(server, kind, options, http, result)
+        await measure([server], kind, options, http, result)
     except Exception as exc:
         result.error = f"{type(exc).__name__}: {exc}".rstrip(": ")
         print(f"  ! {kind}: {result.error}\n{server.log_tail(15)}", file=sys.stderr)
@@ -256,39 +263,76 @@ async def storm_one(
     return result
 
 
+async def storm_nodes(
+    options: Options, workdir: Path, cpus: set[int] | None, http: httpx.AsyncClient
+) -> StormResult:
+    """Ours as P nodes on one fresh PostgreSQL database and a private Redis (issue #18:
+    10,000 clients live again within 10 s on two processes)."""
+    name = f"ours x{options.processes}"
+    result = StormResult(name, options.clients, options.concurrency)
+    redis, redis_url = servers.start_redis(workdir, cpus)
+    database = await servers.FreshDatabase.create(servers.PG_ADMIN_URL, "storm")
+    nodes: list[Managed] = []
+    try:
+        for index in range(options.processes):
+            nodes.append(
+                servers.start_server(
+                    "ours+redis",
+                    workdir,
+                    redis_url,
+                    cpus,
+                    database_url=database.server_url,
+                    tag=f"ours-node{index}",
+                )
+            )
+            await servers.wait_ready(nodes[-1], http)  # one at a time: the first migrates
+        await measure(nodes, "ours", options, http, result)
+    except Exception as exc:
+        result.error = f"{type(exc).__name__}: {exc}".rstrip(": ")
+        tails = "\n".join(node.log_tail(15) for node in nodes)
+        print(f"  ! {name}: {result.error}\n{tails}", file=sys.stderr)
+    finally:
+        for node in nodes:
+            node.stop()
+        redis.stop()
+        await database.drop()
+    return result
+
+
 async def measure(
-    server: Managed, kind: str, options: Options, http: httpx.AsyncClient, result: StormResult
+    nodes: list[Managed], kind: str, options: Options, http: httpx.AsyncClient, result: StormResult
 ) -> None:
-    """Identities and versions first (untimed), then the storm and its figures."""
+    """Identities and versions first (untimed, through the first node), then the storm and
+    its figures (CPU and memory summed over the nodes)."""
     began = time.monotonic()
+    first = nodes[0]
     if kind.startswith("ours"):
-        identities = await ours_identities(http, server.port, options.clients)
+        identities = await ours_identities(http, first.port, options.clients)
     else:
         identities = reference_identities(options.clients)
     result.identities_seconds = time.monotonic() - began
     month = month_path()
-    result.versions = await probe_versions(
-        server.port, identities[0], month, options.client_timeout
-    )
+    result.versions = await probe_versions(first.port, identities[0], month, options.client_timeout)
     if not kind.startswith("ours"):
         result.versions = {}  # their subscribe takes no version; the probe only warmed up
     await asyncio.sleep(SETTLE_SECONDS)
+    ports = [node.port for node in nodes]
     storm = Storm(
-        server.port, identities, month, result.versions, options.concurrency, options.client_timeout
+        ports, identities, month, result.versions, options.concurrency, options.client_timeout
     )
-    rss_before, cpu_before = servers.rss_kib(server.pid), servers.cpu_seconds(server.pid)
+    rss_before, cpu_before = nodes_rss_kib(nodes), nodes_cpu_seconds(nodes)
     own_before, wall_before = own_cpu_seconds(), time.monotonic()
     busy_before = servers.system_busy_seconds()
     try:
         result.seconds = await storm.run()
         wall = time.monotonic() - wall_before
         own = own_cpu_seconds() - own_before
-        cpu = servers.cpu_seconds(server.pid) - cpu_before
+        cpu = nodes_cpu_seconds(nodes) - cpu_before
         busy = servers.system_busy_seconds() - busy_before
         result.client_cpu_share = own / wall
         result.other_busy_cores = max(0.0, busy - own - cpu) / wall
         await asyncio.sleep(SETTLE_SECONDS)
-        rss_after = servers.rss_kib(server.pid)
+        rss_after = nodes_rss_kib(nodes)
     finally:
         storm.close()
     result.live = len(storm.live_ns)
@@ -298,6 +342,14 @@ async def measure(
         result.clients_per_second = result.live / result.seconds
         result.server_cpu_ms_per_client = cpu * 1e3 / result.live
         result.kib_per_client = (rss_after - rss_before) / result.live
+
+
+def nodes_rss_kib(nodes: list[Managed]) -> int:
+    return sum(servers.rss_kib(node.pid) for node in nodes)
+
+
+def nodes_cpu_seconds(nodes: list[Managed]) -> float:
+    return sum(servers.cpu_seconds(node.pid) for node in nodes)
 
 
 # -- report -----------------------------------------------------------------------------
@@ -363,6 +415,12 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         default=True,
         help="server on the first CPU, this process on the others",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="processes of ours; over 1: nodes on PostgreSQL and Redis, clients spread",
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
     parser.add_argument("--keep-workdir", action="store_true", help="keep logs and DBs")
     args = parser.parse_args(argv)
@@ -370,8 +428,8 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     unknown = [k for k in kinds if k not in servers.KINDS or k.endswith("+redis")]
     if unknown:
         parser.error(f"unknown server kinds: {unknown} (ours, floor, node)")
-    if args.clients < 1 or args.concurrency < 1:
-        parser.error("--clients and --concurrency must be positive")
+    if args.clients < 1 or args.concurrency < 1 or args.processes < 1:
+        parser.error("--clients, --concurrency and --processes must be positive")
     return Options(
         clients=args.clients,
         concurrency=min(args.concurrency, args.clients),
@@ -380,6 +438,7 @@ def parse_args(argv: Sequence[str] | None) -> Options:
         pin=args.pin,
         json_path=args.json,
         keep_workdir=args.keep_workdir,
+        processes=args.processes,
     )
 
 
