@@ -51,6 +51,12 @@ export default defineConfig({
     // dist/.vite/manifest.json: each chunk's static imports, read by infra/bench/first_load.py
     // and tests/test_client_first_load.py to measure the first load (docs/benchmarks.md).
     manifest: true,
+    // No modulepreload polyfill in the entry (0.2 KB gzip). Without it, Vite's preload helper
+    // asks each browser whether it knows `modulepreload` and uses `preload` where it does not
+    // (Safari before 17, Firefox before 115); with it, it always wrote `modulepreload` and left
+    // the polyfill to fetch those links. index.html's own list is only Rolldown's runtime now
+    // (codeSplitting below), which the polyfill, run by the entry, found already loaded.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         codeSplitting: {
