@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { ProxyOptions } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -35,11 +36,25 @@ devProxy['/staff/documents/'] = {
   bypass: (request) => (request.method === 'POST' ? undefined : request.url),
 };
 
-export default defineConfig({
+/**
+ * react-router's production build, beside the development build that its package exports give
+ * every bundler (remix-run/react-router#14102): the same code with its development warnings
+ * switched off (`ENABLE_DEV_WARNINGS`), which the minifier then drops: 0.5 KB gzip of the first
+ * load (docs/benchmarks.md "Client first load"). For `vite build` only: the dev server and the
+ * tests keep the warnings.
+ */
+const reactRouterProduction = fileURLToPath(
+  new URL('../production/index.mjs', pathToFileURL(createRequire(import.meta.url).resolve('react-router'))),
+);
+
+export default defineConfig(({ command }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // The Python server serves client/dist with an SPA fallback: assets must be absolute.
   base: '/',
   plugins: [react()],
+  resolve: {
+    alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+  },
   define: { __APP_VERSION__: JSON.stringify(appVersion) },
   server: {
     fs: { allow: [repoRoot] },
@@ -84,4 +99,4 @@ export default defineConfig({
     hookTimeout: 20_000,
     maxWorkers: 2,
   },
-});
+}));
