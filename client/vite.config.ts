@@ -47,13 +47,20 @@ const reactRouterProduction = fileURLToPath(
   new URL('../production/index.mjs', pathToFileURL(createRequire(import.meta.url).resolve('react-router'))),
 );
 
+/** React's `useSyncExternalStore` for the packages that import it through its shim (the file says why). */
+const syncExternalStoreShim = fileURLToPath(new URL('src/useSyncExternalStoreShim.ts', import.meta.url));
+
 export default defineConfig(({ command }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // The Python server serves client/dist with an SPA fallback: assets must be absolute.
   base: '/',
   plugins: [react()],
   resolve: {
-    alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+    alias: [
+      // react-i18next's import of it and react-aria's (`.../shim/index.js`): src/useSyncExternalStoreShim.ts.
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: syncExternalStoreShim },
+      ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
+    ],
   },
   define: { __APP_VERSION__: JSON.stringify(appVersion) },
   server: {
