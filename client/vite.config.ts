@@ -85,7 +85,7 @@ export default defineConfig(({ command }) => ({
           // Everything the entry imports statically (`$initial`) in one chunk, the entry's: by
           // itself Rolldown gives each module that a lazy screen imports too (react, i18next,
           // react-router, the session, ...) a chunk of its own, though the entry has always
-          // loaded it first (rolldown/rolldown#10263). The browser loaded the same code in 9
+          // loaded it first (compare rolldown/rolldown#10263). The browser loaded the same code in 9
           // files instead of 2 (with Rolldown's runtime, kept apart), and 9 files compress less
           // than one: 2.9 KB gzip more (docs/benchmarks.md "Client first load"). Lazy chunks
           // import what they share with the entry from the entry, as some already did.
