@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { ProxyOptions } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -35,11 +36,32 @@ devProxy['/staff/documents/'] = {
   bypass: (request) => (request.method === 'POST' ? undefined : request.url),
 };
 
-export default defineConfig({
+/**
+ * react-router's production build, beside the development build that its package exports give
+ * every bundler (remix-run/react-router#14102): the same code with its development warnings
+ * switched off (`ENABLE_DEV_WARNINGS`), which the minifier then drops: 0.5 KB gzip of the first
+ * load (docs/benchmarks.md "Client first load"). For `vite build` only: the dev server and the
+ * tests keep the warnings.
+ */
+const reactRouterProduction = fileURLToPath(
+  new URL('../production/index.mjs', pathToFileURL(createRequire(import.meta.url).resolve('react-router'))),
+);
+
+/** React's `useSyncExternalStore` for the packages that import it through its shim (the file says why). */
+const syncExternalStoreShim = fileURLToPath(new URL('src/useSyncExternalStoreShim.ts', import.meta.url));
+
+export default defineConfig(({ command }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // The Python server serves client/dist with an SPA fallback: assets must be absolute.
   base: '/',
   plugins: [react()],
+  resolve: {
+    alias: [
+      // react-i18next's import of it and react-aria's (`.../shim/index.js`): src/useSyncExternalStoreShim.ts.
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: syncExternalStoreShim },
+      ...(command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
+    ],
+  },
   define: { __APP_VERSION__: JSON.stringify(appVersion) },
   server: {
     fs: { allow: [repoRoot] },
@@ -51,6 +73,26 @@ export default defineConfig({
     // dist/.vite/manifest.json: each chunk's static imports, read by infra/bench/first_load.py
     // and tests/test_client_first_load.py to measure the first load (docs/benchmarks.md).
     manifest: true,
+    // No modulepreload polyfill in the entry (0.2 KB gzip). Without it, Vite's preload helper
+    // asks each browser whether it knows `modulepreload` and uses `preload` where it does not
+    // (Safari before 17, Firefox before 115); with it, it always wrote `modulepreload` and left
+    // the polyfill to fetch those links. index.html's own list is only Rolldown's runtime now
+    // (codeSplitting below), which the polyfill, run by the entry, found already loaded.
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Everything the entry imports statically (`$initial`) in one chunk, the entry's: by
+          // itself Rolldown gives each module that a lazy screen imports too (react, i18next,
+          // react-router, the session, ...) a chunk of its own, though the entry has always
+          // loaded it first (compare rolldown/rolldown#10263). The browser loaded the same code in 9
+          // files instead of 2 (with Rolldown's runtime, kept apart), and 9 files compress less
+          // than one: 2.9 KB gzip more (docs/benchmarks.md "Client first load"). Lazy chunks
+          // import what they share with the entry from the entry, as some already did.
+          groups: [{ name: 'index', tags: ['$initial'] }],
+        },
+      },
+    },
   },
   test: {
     environment: 'jsdom',
@@ -64,4 +106,4 @@ export default defineConfig({
     hookTimeout: 20_000,
     maxWorkers: 2,
   },
-});
+}));
