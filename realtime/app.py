@@ -50,7 +50,13 @@ def create_app(settings: Settings | None = None) -> Any:
         pool_size=settings.database_pool_size,
         max_overflow=settings.database_max_overflow,
     )
-    redis = aioredis.from_url(settings.redis_url) if settings.redis_url else None
+    # Rate limits and /healthz: a command unanswered for as long as a silent subscription
+    # (REDIS_SILENCE_SECONDS) fails rather than holding the request (docs/operations.md).
+    redis = (
+        aioredis.from_url(settings.redis_url, socket_timeout=settings.redis_silence_seconds)
+        if settings.redis_url
+        else None
+    )
     smtp = SmtpDelivery(settings.smtp_url, settings.mail_from) if settings.smtp_url else None
     caches = BookingCaches.of(db)
     state = AppState(

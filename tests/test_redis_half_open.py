@@ -19,6 +19,7 @@ import pytest_asyncio
 
 from realtime.push import LISTEN_RETRY_SECONDS, REDIS_SILENCE_SECONDS
 from tests.support.booking import person
+from tests.support.clients import call_http
 from tests.support.multinode import two_nodes
 from tests.support.redis_server import PrivateRedis
 from tests.support.relay import Relay
@@ -109,3 +110,18 @@ async def test_a_write_on_the_silent_node_is_answered_and_reaches_the_other_node
             assert answered < ANSWERED_WITHIN_SECONDS, f"answered after {answered:.1f} s"
             await there.sock.wait_for_version(record, version, timeout=PUSH_WITHIN_SECONDS)
             assert there.newest(record)["data"]["locale"] == "ja"
+
+
+async def test_a_rate_limited_call_on_the_silent_node_is_not_held(pair: Pair) -> None:
+    """Node B's other Redis client (rate-limit counts) gives a command on a frozen
+    connection up after REDIS_SILENCE_SECONDS and lets the call through (redis-py's own
+    default would hold it 5 s, before version 8 for good)."""
+    event = {"name": "exception", "params": {"description": "half-open check"}}
+    code, _ = await call_http(pair.b.url, "analytics-log", event)  # a pooled connection now
+    assert code == 200
+    assert pair.relay.freeze() >= 1
+    started = time.monotonic()
+    code, _ = await call_http(pair.b.url, "analytics-log", event)
+    answered = time.monotonic() - started
+    assert code == 200
+    assert answered < ANSWERED_WITHIN_SECONDS, f"answered after {answered:.1f} s"
