@@ -3,7 +3,7 @@
 
 PY := .venv/bin/python
 
-.PHONY: run cluster test setup services lint test-python test-client bench bench-storm bench-booking bench-board bench-board-browser bench-schedule bench-first-load loadtest
+.PHONY: run cluster test setup services lint test-python test-client bench bench-storm bench-booking bench-board bench-board-browser bench-schedule bench-first-load bench-memory loadtest
 
 run: setup  ## the product on its embedded default: SQLite, no Redis, demo data, :8000
 	$(PY) -m realtime
@@ -52,6 +52,9 @@ bench-board-browser: setup services  ## a client's submit to its row on a counse
 
 bench-schedule: setup services  ## a schedule change to the last of 500 watchers' pushes, 200 counselors
 	$(PY) -m infra.bench.schedule --json var/bench/schedule.json
+
+bench-memory: setup services  ## memory per idle subscribed socket of ours (2,000 sockets); MEMORY_ARGS="--tracemalloc" for where it goes
+	$(PY) -m infra.bench.memprobe $(MEMORY_ARGS)
 
 bench-first-load: setup services  ## the client's initial JS (KB gzip) and the first screen's LCP in chromium, mobile, CPU 4x slower
 	$(PY) -m infra.bench.first_load --json var/bench/first-load.json

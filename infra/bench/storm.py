@@ -1,7 +1,7 @@
 """Reconnect storm: N distinct users come back at once, as after a restart or a deploy.
 
     .venv/bin/python -m infra.bench.storm [--clients 2000] [--concurrency 200]
-        [--servers ours,floor,node] [--json var/bench/storm.json]
+        [--servers ours,floor,node] [--processes 1] [--json var/bench/storm.json]
 
 Issue #18 asks how fast a server gets its clients live again: >= 1,000 clients per second
 per process, at least 0.8x the bare python-socketio rate of the same run. For each server
@@ -22,6 +22,10 @@ this process on the others, as the fan-out bench does):
    live), per-client connect-to-live p50/p99, errors by kind, the server's CPU per client
    and its memory per live client, and this process's CPU share (if it nears 1.0 the
    clients, not the server, set the pace).
+
+With --processes P > 1, ours runs as P nodes on one fresh PostgreSQL database and a private
+Redis (a deployment's shape), the identities made through the first node and the clients
+spread over the nodes in turn; CPU and memory are the nodes' sums.
 """
 
 import argparse
