@@ -26,6 +26,7 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from storage.asyncpg_reader import AsyncpgReader
 from storage.sqlite_reader import SqliteReader
 from storage.sqlite_writer import SqliteWriter, set_pragmas
 from storage.statements import CoreStatements, Statements
@@ -135,6 +136,7 @@ class Database:
     autocommit_bind: AsyncEngine  # the same pool with AUTOCOMMIT connections (PostgreSQL)
     sqlite_writer: SqliteWriter | None = None
     sqlite_reader: SqliteReader | None = None
+    postgres_reader: AsyncpgReader | None = None
 
     @property
     def sqlite(self) -> bool:
@@ -165,14 +167,13 @@ class Database:
     async def run_read(self, work: Callable[[Statements], T]) -> T:
         """Run `work`, a few point reads by key, in one read transaction.
 
-        On a SQLite file: on the event loop (storage/sqlite_reader.py). Elsewhere: on one
-        pooled connection's synchronous face, through the async driver.
+        On a SQLite file: on the event loop (storage/sqlite_reader.py). On PostgreSQL: on a
+        pooled connection's asyncpg driver (storage/asyncpg_reader.py).
         """
-        if self.sqlite_reader is None:
-            # PostgreSQL: each statement sees what was committed before it (READ COMMITTED)
-            # without a BEGIN and ROLLBACK around it.
-            bind = self.engine if self.sqlite else self.autocommit_bind
-            async with bind.connect() as connection:
+        if self.postgres_reader is not None:
+            return await self.postgres_reader.run(work)
+        if self.sqlite_reader is None:  # SQLite in memory (tests)
+            async with self.engine.connect() as connection:
                 return await connection.run_sync(lambda sync: work(CoreStatements(sync)))
         return await self.sqlite_reader.run(work)
 
@@ -206,4 +207,5 @@ def open_database(
         autocommit_bind=autocommit_bind,
         sqlite_writer=SqliteWriter(path) if path is not None else None,
         sqlite_reader=SqliteReader(path) if path is not None else None,
+        postgres_reader=None if is_sqlite(url) else AsyncpgReader(engine),
     )

@@ -11,11 +11,11 @@ is skipped, which on a server idle between changes took three times the statemen
 """
 
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import Connection, Executable, Select
+from sqlalchemy import Connection, Dialect, Executable, Select
 from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.exc import NoResultFound
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -76,12 +76,13 @@ class Compiled:
     columns: tuple[tuple[str, Convert | None], ...]  # result column -> stored value to Python
 
 
-class SqliteCompiler:
-    """Compiles each statement once per set of parameter names (an UPDATE's SET clause is
-    made of the names given, as SQLAlchemy itself does)."""
+class StatementCompiler:
+    """Compiles each statement once per set of parameter names, for one driver's dialect (an
+    UPDATE's SET clause is made of the names given, as SQLAlchemy itself does); the binds in
+    the order the driver takes them."""
 
-    def __init__(self) -> None:
-        self.dialect = SQLiteDialect_pysqlite(paramstyle="named")
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
         self._compiled: dict[tuple[Executable, frozenset[str]], Compiled] = {}
 
     def compiled(self, statement: Executable, names: frozenset[str]) -> Compiled:
@@ -94,9 +95,13 @@ class SqliteCompiler:
     def _compile(self, statement: Executable, names: frozenset[str]) -> Compiled:
         dialect = self.dialect
         compiled = statement.compile(dialect=dialect, column_keys=sorted(names))  # type: ignore[attr-defined]
+        if compiled.post_compile_params:
+            # an IN list expanded per call: not a point read, keep it to SQLAlchemy
+            raise ValueError("statements with expanding parameters are not prebuilt")
+        order = compiled.positiontup if dialect.positional else list(compiled.binds)
         binds = tuple(
-            (name, bind.type.dialect_impl(dialect).bind_processor(dialect))
-            for name, bind in compiled.binds.items()
+            (name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
+            for name in order
         )
         selected = statement.selected_columns if isinstance(statement, Select) else ()
         columns = tuple(
@@ -104,6 +109,21 @@ class SqliteCompiler:
             for column in selected
         )
         return Compiled(compiled.string, binds, columns)
+
+
+class SqliteCompiler(StatementCompiler):
+    """Statements as sqlite3 runs them (named parameters)."""
+
+    def __init__(self) -> None:
+        super().__init__(SQLiteDialect_pysqlite(paramstyle="named"))
+
+
+def converted_row(compiled: Compiled, values: Iterable[Any]) -> Row:
+    """A result row as SQLAlchemy's column types give it to Python."""
+    return {
+        key: value if convert is None else convert(value)
+        for (key, convert), value in zip(compiled.columns, values, strict=True)
+    }
 
 
 class SqliteStatements:
@@ -126,12 +146,7 @@ class SqliteStatements:
     def row(self, statement: Select[Any], params: Mapping[str, Any]) -> Row | None:
         cursor, compiled = self._run(statement, params)
         found = cursor.fetchone()
-        if found is None:
-            return None
-        return {
-            key: value if convert is None else convert(value)
-            for (key, convert), value in zip(compiled.columns, found, strict=True)
-        }
+        return None if found is None else converted_row(compiled, found)
 
     def scalar(self, statement: Select[Any], params: Mapping[str, Any]) -> Any:
         found = self.row(statement, params)

@@ -19,7 +19,11 @@ from storage.documents import row_of
 from storage.migrate import upgrade
 from storage.models import Appointment, User
 from storage.statements import Statements
-from tests.support.databases import create_postgres_database, drop_postgres_database
+from tests.support.databases import (
+    create_postgres_database,
+    drop_connections,
+    drop_postgres_database,
+)
 
 USERS = Users()
 APPOINTMENTS = Appointments()
@@ -126,3 +130,56 @@ async def test_a_failed_write_stores_nothing_and_the_next_one_works(database: Da
 
     await database.run_write(succeeding)
     assert (await orm_row(database, User, "u1"))["user_agent"] == "tests"
+
+
+def read_only(rows: Rows, row_id: str) -> Any:
+    def work(statements: Statements) -> Any:
+        return rows.get_row(statements, {rows.param: row_id}, for_update=False)
+
+    return work
+
+
+async def test_point_reads_are_rows_as_the_orm_reads_them(database: Database) -> None:
+    """`run_read` (a socket's connect and subscribe): sqlite3 on the event loop on a SQLite
+    file, asyncpg itself on PostgreSQL (storage/asyncpg_reader.py); JSON with non-ASCII text,
+    aware datetimes, booleans and NULLs come back as the ORM gives them."""
+    await database.run_write(
+        lambda statements: APPOINTMENTS.save(
+            statements,
+            {
+                **(APPOINTMENTS.get_row(statements, {"id": "a1"}, for_update=True) or {}),
+                "intake": {"contactInfo": {"alias": "花子"}, "pregnancy": {"weeks": 12}},
+                "agreed_to_terms": True,
+                "consent": None,
+            },
+            {"intake", "agreed_to_terms", "consent"},
+        )
+    )
+    for rows, model, row_id in ((USERS, User, "u1"), (APPOINTMENTS, Appointment, "a1")):
+        assert await database.run_read(read_only(rows, row_id)) == await orm_row(
+            database, model, row_id
+        )
+    assert await database.run_read(read_only(USERS, "nobody")) is None
+
+
+async def test_a_point_read_after_the_database_dropped_its_connections_recovers(
+    tmp_path: Path,
+) -> None:
+    """A read on a connection PostgreSQL has just ended fails; the connection is not handed
+    out again, so the next read, at once, works (without waiting for the pool's ping of an
+    idle connection, storage/db.py PING_AFTER_IDLE_SECONDS)."""
+    name, url = await create_postgres_database()
+    await asyncio.to_thread(upgrade, url)
+    db = open_database(url, pool_size=1, max_overflow=0)
+    try:
+        async with db.write() as session:
+            session.add(User(id="u1", email="u1@example.com", locale="ja", created=CREATED))
+        assert (await db.run_read(read_only(USERS, "u1")))["email"] == "u1@example.com"
+        await drop_connections(name)
+        with pytest.raises(Exception) as failed:  # asyncpg's own, whichever the timing gives
+            await db.run_read(read_only(USERS, "u1"))
+        assert "connection" in str(failed.value).lower()
+        assert (await db.run_read(read_only(USERS, "u1")))["email"] == "u1@example.com"
+    finally:
+        await db.close()
+        await drop_postgres_database(name)

@@ -1,0 +1,89 @@
+"""Short reads on PostgreSQL straight on a pooled connection's asyncpg driver.
+
+A socket's connect and subscribe read a row or two by key (storage/sqlite_reader.py says which).
+Through SQLAlchemy's async engine each such read cost about 0.45 ms of CPU for one statement
+(its execution machinery, the result objects, the adapter around asyncpg), which a reconnect
+storm on PostgreSQL spends thousands of times a second; asyncpg itself answers the same
+prepared statement in about 0.06 ms (docs/benchmarks.md, "Reconnect storm"). So the reads keep
+SQLAlchemy for what it does once (the pool, its ping of an idle connection, compiling each
+prebuilt statement with the asyncpg dialect, the column types' conversions) and hand the
+statements to asyncpg: values are converted by the columns' own types in both directions, as
+SQLAlchemy does on the same connections (whose JSON codecs it set up), so a row reads the same
+either way (tests/test_statements.py). The synchronous `work` runs in a greenlet, as SQLAlchemy's
+own `run_sync` does, so that its statements can wait for asyncpg.
+"""
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from sqlalchemy import Executable, Select
+from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
+from sqlalchemy.exc import NoResultFound
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.util import await_, greenlet_spawn
+
+from storage.statements import Compiled, Row, StatementCompiler, Statements, converted_row
+
+T = TypeVar("T")
+
+
+class AsyncpgStatements:
+    """Statements on an asyncpg connection, from inside a greenlet (see the module doc)."""
+
+    def __init__(self, connection: Any, compiler: StatementCompiler) -> None:
+        self.connection = connection
+        self.compiler = compiler
+
+    def _prepared(
+        self, statement: Executable, params: Mapping[str, Any]
+    ) -> tuple[Compiled, list[Any]]:
+        compiled = self.compiler.compiled(statement, frozenset(params))
+        values = [
+            params[name] if convert is None else convert(params[name])
+            for name, convert in compiled.binds
+        ]
+        return compiled, values
+
+    def row(self, statement: Select[Any], params: Mapping[str, Any]) -> Row | None:
+        compiled, values = self._prepared(statement, params)
+        found = await_(self.connection.fetchrow(compiled.sql, *values))
+        return None if found is None else converted_row(compiled, found.values())
+
+    def scalar(self, statement: Select[Any], params: Mapping[str, Any]) -> Any:
+        found = self.row(statement, params)
+        if found is None:
+            raise NoResultFound("No row was found when one was required")
+        return next(iter(found.values()))
+
+    def execute(self, statement: Executable, params: Mapping[str, Any]) -> None:
+        compiled, values = self._prepared(statement, params)
+        await_(self.connection.execute(compiled.sql, *values))
+
+
+class AsyncpgReader:
+    """Runs read-only work on a connection of `engine`'s pool, checked out and used inside one
+    greenlet (no SQLAlchemy connection objects around it). Outside a transaction each
+    statement sees what was committed before it, without a BEGIN and ROLLBACK around it."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine.sync_engine
+        self.compiler = StatementCompiler(PGDialect_asyncpg())  # type: ignore[no-untyped-call]
+
+    async def run(self, work: Callable[[Statements], T]) -> T:
+        return await greenlet_spawn(self._run, work)
+
+    def _run(self, work: Callable[[Statements], T]) -> T:
+        # The pool's checkout pings a connection idle for a while (storage/db.py) and opens a
+        # new one when needed, waiting for asyncpg from this greenlet; the engine's
+        # raw_connection turns a failure to connect into SQLAlchemy's error, as a query's.
+        connection = self.engine.raw_connection()
+        try:
+            driver = connection.driver_connection
+            return work(AsyncpgStatements(driver, self.compiler))
+        except BaseException:
+            if connection.driver_connection is None or connection.driver_connection.is_closed():
+                # lost under SQLAlchemy's feet: the pool must not hand it out again
+                connection.invalidate()
+            raise
+        finally:
+            connection.close()  # back to the pool
