@@ -26,7 +26,7 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from storage.asyncpg_reader import AsyncpgReader
+from storage.asyncpg_direct import AsyncpgDirect
 from storage.sqlite_reader import SqliteReader
 from storage.sqlite_writer import SqliteWriter, set_pragmas
 from storage.statements import CoreStatements, Statements
@@ -136,7 +136,7 @@ class Database:
     autocommit_bind: AsyncEngine  # the same pool with AUTOCOMMIT connections (PostgreSQL)
     sqlite_writer: SqliteWriter | None = None
     sqlite_reader: SqliteReader | None = None
-    postgres_reader: AsyncpgReader | None = None
+    postgres: AsyncpgDirect | None = None  # prebuilt statements on asyncpg itself
 
     @property
     def sqlite(self) -> bool:
@@ -156,10 +156,12 @@ class Database:
     async def run_write(self, work: Callable[[Statements], T]) -> T:
         """Run `work` in a write transaction that commits when it returns.
 
-        On a SQLite file: by the file's writer (storage/sqlite_writer.py). Elsewhere: `work`
-        runs on the async connection's synchronous face, through the async driver.
+        On a SQLite file: by the file's writer (storage/sqlite_writer.py). On PostgreSQL: on a
+        pooled connection's asyncpg driver (storage/asyncpg_direct.py).
         """
-        if self.sqlite_writer is None:
+        if self.postgres is not None:
+            return await self.postgres.write(work)
+        if self.sqlite_writer is None:  # SQLite in memory (tests)
             async with self.writer_bind.begin() as connection:
                 return await connection.run_sync(lambda sync: work(CoreStatements(sync)))
         return await self.sqlite_writer.run(work)
@@ -168,10 +170,10 @@ class Database:
         """Run `work`, a few point reads by key, in one read transaction.
 
         On a SQLite file: on the event loop (storage/sqlite_reader.py). On PostgreSQL: on a
-        pooled connection's asyncpg driver (storage/asyncpg_reader.py).
+        pooled connection's asyncpg driver (storage/asyncpg_direct.py).
         """
-        if self.postgres_reader is not None:
-            return await self.postgres_reader.run(work)
+        if self.postgres is not None:
+            return await self.postgres.read(work)
         if self.sqlite_reader is None:  # SQLite in memory (tests)
             async with self.engine.connect() as connection:
                 return await connection.run_sync(lambda sync: work(CoreStatements(sync)))
@@ -207,5 +209,5 @@ def open_database(
         autocommit_bind=autocommit_bind,
         sqlite_writer=SqliteWriter(path) if path is not None else None,
         sqlite_reader=SqliteReader(path) if path is not None else None,
-        postgres_reader=None if is_sqlite(url) else AsyncpgReader(engine),
+        postgres=None if is_sqlite(url) else AsyncpgDirect(engine),
     )

@@ -1,6 +1,6 @@
 """Live-document rows written and read by `Database.run_write` come back exactly as the ORM
-stores and reads them: through sqlite3 itself on a SQLite file, through SQLAlchemy on
-PostgreSQL (storage/statements.py)."""
+stores and reads them: through sqlite3 itself on a SQLite file, through asyncpg itself on
+PostgreSQL (storage/statements.py, storage/asyncpg_direct.py)."""
 
 import asyncio
 from collections.abc import AsyncIterator
@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+import sqlalchemy.exc
 from sqlmodel import select
 
+import storage.db
 from realtime.collections import Appointments, Rows, Users
 from storage.db import Database, open_database
 from storage.demo import load_demo_data
@@ -23,6 +25,7 @@ from tests.support.databases import (
     create_postgres_database,
     drop_connections,
     drop_postgres_database,
+    set_connections_allowed,
 )
 
 USERS = Users()
@@ -141,7 +144,7 @@ def read_only(rows: Rows, row_id: str) -> Any:
 
 async def test_point_reads_are_rows_as_the_orm_reads_them(database: Database) -> None:
     """`run_read` (a socket's connect and subscribe): sqlite3 on the event loop on a SQLite
-    file, asyncpg itself on PostgreSQL (storage/asyncpg_reader.py); JSON with non-ASCII text,
+    file, asyncpg itself on PostgreSQL (storage/asyncpg_direct.py); JSON with non-ASCII text,
     aware datetimes, booleans and NULLs come back as the ORM gives them."""
     await database.run_write(
         lambda statements: APPOINTMENTS.save(
@@ -163,11 +166,12 @@ async def test_point_reads_are_rows_as_the_orm_reads_them(database: Database) ->
 
 
 async def test_a_point_read_after_the_database_dropped_its_connections_recovers(
-    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A read on a connection PostgreSQL has just ended fails; the connection is not handed
-    out again, so the next read, at once, works (without waiting for the pool's ping of an
-    idle connection, storage/db.py PING_AFTER_IDLE_SECONDS)."""
+    out again, so the next read works. The pool's ping of an idle connection (storage/db.py
+    PING_AFTER_IDLE_SECONDS) is put off here, as if the reads came in quick succession."""
+    monkeypatch.setattr(storage.db, "PING_AFTER_IDLE_SECONDS", 3600.0)
     name, url = await create_postgres_database()
     await asyncio.to_thread(upgrade, url)
     db = open_database(url, pool_size=1, max_overflow=0)
@@ -181,5 +185,31 @@ async def test_a_point_read_after_the_database_dropped_its_connections_recovers(
         assert "connection" in str(failed.value).lower()
         assert (await db.run_read(read_only(USERS, "u1")))["email"] == "u1@example.com"
     finally:
+        await db.close()
+        await drop_postgres_database(name)
+
+
+async def test_a_point_read_while_the_database_refuses_connections_fails_as_sqlalchemy_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pool cannot open a connection: the read raises SQLAlchemy's error around the
+    driver's, as a query through SQLAlchemy would (callers answer it UNAVAILABLE by the
+    SQLSTATE inside; tests/test_database_outage.py), and reads work again once allowed."""
+    monkeypatch.setattr(storage.db, "PING_AFTER_IDLE_SECONDS", 0.0)  # every checkout pings
+    name, url = await create_postgres_database()
+    await asyncio.to_thread(upgrade, url)
+    db = open_database(url, pool_size=1, max_overflow=0)
+    try:
+        assert await db.run_read(read_only(USERS, "nobody")) is None
+        await set_connections_allowed(name, False)  # and ends the open ones
+        with pytest.raises(sqlalchemy.exc.DBAPIError) as refused:
+            await db.run_read(read_only(USERS, "nobody"))
+        driver_error = refused.value.orig
+        assert driver_error is not None
+        assert getattr(driver_error.__cause__, "sqlstate", None) == "55000"
+        await set_connections_allowed(name, True)
+        assert await db.run_read(read_only(USERS, "nobody")) is None
+    finally:
+        await set_connections_allowed(name, True)
         await db.close()
         await drop_postgres_database(name)

@@ -1,7 +1,9 @@
-"""Short reads on PostgreSQL straight on a pooled connection's asyncpg driver.
+"""Prebuilt statements on PostgreSQL straight on a pooled connection's asyncpg driver.
 
-A socket's connect and subscribe read a row or two by key (storage/sqlite_reader.py says which).
-Through SQLAlchemy's async engine each such read cost about 0.45 ms of CPU for one statement
+A socket's connect and subscribe read a row or two by key (storage/sqlite_reader.py says which),
+and a live document's update reads its row and writes it back in one transaction
+(`Database.run_write`). Through SQLAlchemy's async engine each statement cost about 0.45 ms of
+CPU for one statement
 (its execution machinery, the result objects, the adapter around asyncpg), which a reconnect
 storm on PostgreSQL spends thousands of times a second; asyncpg itself answers the same
 prepared statement in about 0.06 ms (docs/benchmarks.md, "Reconnect storm"). So the reads keep
@@ -13,12 +15,13 @@ either way (tests/test_statements.py). The synchronous `work` runs in a greenlet
 own `run_sync` does, so that its statements can wait for asyncpg.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from sqlalchemy import Executable, Select
 from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
-from sqlalchemy.exc import NoResultFound
+from sqlalchemy.exc import DBAPIError, NoResultFound
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import await_, greenlet_spawn
 
@@ -60,30 +63,63 @@ class AsyncpgStatements:
         await_(self.connection.execute(compiled.sql, *values))
 
 
-class AsyncpgReader:
-    """Runs read-only work on a connection of `engine`'s pool, checked out and used inside one
-    greenlet (no SQLAlchemy connection objects around it). Outside a transaction each
-    statement sees what was committed before it, without a BEGIN and ROLLBACK around it."""
+class AsyncpgDirect:
+    """Runs prebuilt statements on a connection of `engine`'s pool, checked out and used
+    inside one greenlet (no SQLAlchemy connection objects around it)."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine.sync_engine
         self.compiler = StatementCompiler(PGDialect_asyncpg())  # type: ignore[no-untyped-call]
 
-    async def run(self, work: Callable[[Statements], T]) -> T:
-        return await greenlet_spawn(self._run, work)
+    async def read(self, work: Callable[[Statements], T]) -> T:
+        """`work`'s statements outside a transaction: each sees what was committed before
+        it, without a BEGIN and ROLLBACK around it."""
+        return await greenlet_spawn(self._run, work, False)
 
-    def _run(self, work: Callable[[Statements], T]) -> T:
-        # The pool's checkout pings a connection idle for a while (storage/db.py) and opens a
-        # new one when needed, waiting for asyncpg from this greenlet; the engine's
-        # raw_connection turns a failure to connect into SQLAlchemy's error, as a query's.
-        connection = self.engine.raw_connection()
+    async def write(self, work: Callable[[Statements], T]) -> T:
+        """`work`'s statements in one transaction, committed when it returns and rolled
+        back when it raises."""
+        return await greenlet_spawn(self._run, work, True)
+
+    def _run(self, work: Callable[[Statements], T], transaction: bool) -> T:
+        connection = self._checkout()
+        driver = connection.driver_connection
         try:
-            driver = connection.driver_connection
-            return work(AsyncpgStatements(driver, self.compiler))
+            if not transaction:
+                return work(AsyncpgStatements(driver, self.compiler))
+            with _transaction(driver):
+                return work(AsyncpgStatements(driver, self.compiler))
         except BaseException:
-            if connection.driver_connection is None or connection.driver_connection.is_closed():
+            if driver is None or driver.is_closed():
                 # lost under SQLAlchemy's feet: the pool must not hand it out again
                 connection.invalidate()
             raise
         finally:
             connection.close()  # back to the pool
+
+    def _checkout(self) -> Any:
+        """A pooled connection. The pool's checkout pings one idle for a while (storage/db.py)
+        and opens a new one when needed, waiting for asyncpg from this greenlet; a failure to
+        connect is raised as SQLAlchemy raises it for a query (the driver's error wrapped), so
+        callers tell an unreachable database the same way whichever path met it."""
+        dbapi_error = self.engine.dialect.loaded_dbapi.Error
+        try:
+            return self.engine.raw_connection()
+        except dbapi_error as exc:
+            raise DBAPIError.instance(None, None, exc, dbapi_error) from exc
+
+
+@contextmanager
+def _transaction(driver: Any) -> Iterator[None]:
+    """BEGIN, then COMMIT when the block ends or ROLLBACK when it raises (awaited from the
+    greenlet; a rollback that cannot reach the database leaves the connection closed, and
+    the caller invalidates it)."""
+    transaction = driver.transaction()
+    await_(transaction.start())
+    try:
+        yield
+    except BaseException:
+        if not driver.is_closed():
+            await_(transaction.rollback())
+        raise
+    await_(transaction.commit())
