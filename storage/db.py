@@ -99,11 +99,17 @@ def _ping_when_idle(engine: Engine) -> None:
             raise DisconnectionError("the pooled connection is gone") from exc
 
 
-# A PostgreSQL node's pool: connections kept open, and how many more it may open at busy
-# moments. Every node of a cluster has its own, and their sum must stay under the server's
-# max_connections (DATABASE_POOL_SIZE, DATABASE_MAX_OVERFLOW: docs/operations.md).
-POOL_SIZE = 10
-MAX_OVERFLOW = 20
+# A PostgreSQL node's pool: connections kept open once opened (they open as the load needs
+# them), and how many more it may open at busy moments, each closed again when returned.
+# Every node of a cluster has its own, and their sum must stay under the server's
+# max_connections (DATABASE_POOL_SIZE, DATABASE_MAX_OVERFLOW: docs/operations.md). Most are
+# kept: a connection opened and closed per busy moment costs PostgreSQL a backend and
+# SQLAlchemy's asyncpg set-up several round trips; with 10 kept and 20 overflowing, a
+# reconnect storm of 2,000 clients opened 225 connections and spent a third of its CPU on
+# them (docs/benchmarks.md, "Reconnect storm"; 10, 20 or 30 kept with none overflowing ran
+# it alike). The 30 in all are as before.
+POOL_SIZE = 20
+MAX_OVERFLOW = 10
 
 
 def create_engine(

@@ -19,12 +19,11 @@ DATABASE_CONNECTIONS = 60
 
 
 def pool_settings(nodes: int, connections: int = DATABASE_CONNECTIONS) -> dict[str, str]:
-    """Each node's share of `connections`: a third kept open, the rest at busy moments (at
-    least one of each). A load past the share waits for a connection rather than being
-    refused by PostgreSQL ("too many clients")."""
-    share = max(2, connections // nodes)
-    kept = max(1, share // 3)
-    return {"DATABASE_POOL_SIZE": str(kept), "DATABASE_MAX_OVERFLOW": str(share - kept)}
+    """Each node's share of `connections`, kept open once opened (storage/db.py says why none
+    overflow). A load past the share waits for a connection rather than being refused by
+    PostgreSQL ("too many clients")."""
+    share = max(1, connections // nodes)
+    return {"DATABASE_POOL_SIZE": str(share), "DATABASE_MAX_OVERFLOW": "0"}
 
 
 class Cluster:
