@@ -21,16 +21,24 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Executable, Select
 from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
-from sqlalchemy.exc import DBAPIError, NoResultFound
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import await_, greenlet_spawn
 
-from storage.statements import Compiled, Row, StatementCompiler, Statements, converted_row
+from storage.statements import (
+    Compiled,
+    Row,
+    RowStatements,
+    StatementCompiler,
+    Statements,
+    converted_params,
+    converted_row,
+)
 
 T = TypeVar("T")
 
 
-class AsyncpgStatements:
+class AsyncpgStatements(RowStatements):
     """Statements on an asyncpg connection, from inside a greenlet (see the module doc)."""
 
     def __init__(self, connection: Any, compiler: StatementCompiler) -> None:
@@ -41,22 +49,12 @@ class AsyncpgStatements:
         self, statement: Executable, params: Mapping[str, Any]
     ) -> tuple[Compiled, list[Any]]:
         compiled = self.compiler.compiled(statement, frozenset(params))
-        values = [
-            params[name] if convert is None else convert(params[name])
-            for name, convert in compiled.binds
-        ]
-        return compiled, values
+        return compiled, list(converted_params(compiled, params).values())
 
     def row(self, statement: Select[Any], params: Mapping[str, Any]) -> Row | None:
         compiled, values = self._prepared(statement, params)
         found = await_(self.connection.fetchrow(compiled.sql, *values))
         return None if found is None else converted_row(compiled, found.values())
-
-    def scalar(self, statement: Select[Any], params: Mapping[str, Any]) -> Any:
-        found = self.row(statement, params)
-        if found is None:
-            raise NoResultFound("No row was found when one was required")
-        return next(iter(found.values()))
 
     def execute(self, statement: Executable, params: Mapping[str, Any]) -> None:
         compiled, values = self._prepared(statement, params)

@@ -118,6 +118,14 @@ class SqliteCompiler(StatementCompiler):
         super().__init__(SQLiteDialect_pysqlite(paramstyle="named"))
 
 
+def converted_params(compiled: Compiled, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The values of `params` as the columns' types store them, in the driver's order."""
+    return {
+        name: params[name] if convert is None else convert(params[name])
+        for name, convert in compiled.binds
+    }
+
+
 def converted_row(compiled: Compiled, values: Iterable[Any]) -> Row:
     """A result row as SQLAlchemy's column types give it to Python."""
     return {
@@ -126,7 +134,20 @@ def converted_row(compiled: Compiled, values: Iterable[Any]) -> Row:
     }
 
 
-class SqliteStatements:
+class RowStatements:
+    """`scalar` by way of `row`, for the statements that run on a driver itself."""
+
+    def row(self, statement: Select[Any], params: Mapping[str, Any]) -> Row | None:
+        raise NotImplementedError
+
+    def scalar(self, statement: Select[Any], params: Mapping[str, Any]) -> Any:
+        found = self.row(statement, params)
+        if found is None:
+            raise NoResultFound("No row was found when one was required")
+        return next(iter(found.values()))
+
+
+class SqliteStatements(RowStatements):
     """Statements on the SQLite writer's sqlite3 connection (see the module doc)."""
 
     def __init__(self, connection: sqlite3.Connection, compiler: SqliteCompiler) -> None:
@@ -137,22 +158,12 @@ class SqliteStatements:
         self, statement: Executable, params: Mapping[str, Any]
     ) -> tuple[sqlite3.Cursor, Compiled]:
         compiled = self.compiler.compiled(statement, frozenset(params))
-        values = {
-            name: params[name] if convert is None else convert(params[name])
-            for name, convert in compiled.binds
-        }
-        return self.connection.execute(compiled.sql, values), compiled
+        return self.connection.execute(compiled.sql, converted_params(compiled, params)), compiled
 
     def row(self, statement: Select[Any], params: Mapping[str, Any]) -> Row | None:
         cursor, compiled = self._run(statement, params)
         found = cursor.fetchone()
         return None if found is None else converted_row(compiled, found)
-
-    def scalar(self, statement: Select[Any], params: Mapping[str, Any]) -> Any:
-        found = self.row(statement, params)
-        if found is None:
-            raise NoResultFound("No row was found when one was required")
-        return next(iter(found.values()))
 
     def execute(self, statement: Executable, params: Mapping[str, Any]) -> None:
         self._run(statement, params)

@@ -4,48 +4,18 @@ or behind packets python-engineio still has queued for it. A real uvicorn server
 process (the manager's counters are read directly) and real Socket.IO clients."""
 
 import asyncio
-import socket
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import pytest
 import socketio
-import uvicorn
 from engineio import packet as eio_packet
 from socketio import packet
 
 from realtime.broadcast import install_frame_sockets
 from realtime.lean_engine import LeanServer
 from realtime.push import LocalManager
+from tests.support.inprocess import serving
 
 ROOM = "documents/1"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@asynccontextmanager
-async def serving(sio: socketio.AsyncServer) -> AsyncIterator[str]:
-    port = free_port()
-    config = uvicorn.Config(
-        socketio.ASGIApp(sio),
-        port=port,
-        log_level="warning",
-        ws="websockets-sansio",
-        ws_per_message_deflate=False,
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await task
 
 
 async def queue_on_every_socket(sio: socketio.AsyncServer, n: int) -> None:
@@ -72,7 +42,8 @@ async def test_each_subscriber_gets_every_packet_in_order_whichever_way_it_goes(
 
     sio.on("connect", join)
     count, clients = 300, 12
-    async with serving(sio) as url:
+    async with serving(sio) as port:
+        url = f"http://127.0.0.1:{port}"
         received: list[list[int]] = [[] for _ in range(clients)]
         everyone: list[socketio.AsyncClient] = []
         for index in range(clients):

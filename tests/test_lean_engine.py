@@ -5,53 +5,22 @@ WebSocket protocol (realtime/lean_websocket.py), real Socket.IO clients and a ra
 client that never answers a ping."""
 
 import asyncio
-import socket
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import socketio
-import uvicorn
 from websockets.asyncio.client import connect
 
 from realtime.lean_engine import LeanServer
-from realtime.lean_websocket import LeanWebSocketProtocol
+from tests.support.inprocess import serving
 
 # Short keep-alive, so that a missed ping shows within seconds.
 PING_INTERVAL = 1
 PING_TIMEOUT = 1
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def lean_server() -> socketio.AsyncServer:
     return LeanServer(async_mode="asgi", ping_interval=PING_INTERVAL, ping_timeout=PING_TIMEOUT)
-
-
-@asynccontextmanager
-async def serving(sio: socketio.AsyncServer) -> AsyncIterator[int]:
-    port = free_port()
-    config = uvicorn.Config(
-        socketio.ASGIApp(sio),
-        port=port,
-        log_level="warning",
-        ws=LeanWebSocketProtocol,
-        ws_per_message_deflate=False,
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.01)
-    try:
-        yield port
-    finally:
-        server.should_exit = True
-        await task
 
 
 async def wait_until(condition: Any, seconds: float) -> None:
@@ -122,8 +91,8 @@ async def test_an_idle_socket_waits_with_one_task_of_the_engine() -> None:
             await client.connect(f"http://127.0.0.1:{port}", transports=["websocket"])
             everyone.append(client)
         await asyncio.sleep(0.2)
-        queues = {id(engine_socket.queue) for engine_socket in sio.eio.sockets.values()}
-        engine_tasks = [task for task in asyncio.all_tasks() if is_engine_task(task, queues)]
+        owners = {id(owner) for s in sio.eio.sockets.values() for owner in (s, s.queue)}
+        engine_tasks = [task for task in asyncio.all_tasks() if is_engine_task(task, owners)]
         for client in everyone:
             await client.disconnect()
     assert len(engine_tasks) == clients, sorted(set(task_name(task) for task in engine_tasks))
@@ -133,12 +102,9 @@ def task_name(task: asyncio.Task[Any]) -> str:
     return str(getattr(task.get_coro(), "__qualname__", ""))
 
 
-def is_engine_task(task: asyncio.Task[Any], queues: set[int]) -> bool:
-    """A task of the server's Engine.IO sockets (the clients in this process have their own):
-    one running python-engineio's or our socket code, or waiting on a server socket's queue."""
-    coro = task.get_coro()
-    module = getattr(getattr(coro, "cr_code", None), "co_filename", "")
-    if "engineio/async_socket" in module or "realtime/lean_engine" in module:
-        return True
-    frame = getattr(coro, "cr_frame", None)
-    return frame is not None and id(frame.f_locals.get("self")) in queues
+def is_engine_task(task: asyncio.Task[Any], owners: set[int]) -> bool:
+    """A task of this server's Engine.IO sockets (the clients in this process, and servers of
+    earlier tests in this event loop, have their own): its coroutine is a method or closure
+    of one of the sockets, or waits on one's queue."""
+    frame = getattr(task.get_coro(), "cr_frame", None)
+    return frame is not None and id(frame.f_locals.get("self")) in owners
