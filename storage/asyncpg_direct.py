@@ -15,10 +15,12 @@ either way (tests/test_statements.py). The synchronous `work` runs in a greenlet
 own `run_sync` does, so that its statements can wait for asyncpg.
 """
 
+import asyncio
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+import asyncpg
 from sqlalchemy import Executable, Select
 from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
 from sqlalchemy.exc import DBAPIError
@@ -87,9 +89,10 @@ class AsyncpgDirect:
                 return work(AsyncpgStatements(driver, self.compiler))
             with _transaction(driver):
                 return work(AsyncpgStatements(driver, self.compiler))
-        except BaseException:
-            if driver is None or driver.is_closed():
-                # lost under SQLAlchemy's feet: the pool must not hand it out again
+        except BaseException as exc:
+            if broken(driver, exc):
+                # lost or left mid-operation under SQLAlchemy's feet: the pool must not hand
+                # it out again
                 connection.invalidate()
             raise
         finally:
@@ -110,14 +113,38 @@ class AsyncpgDirect:
 @contextmanager
 def _transaction(driver: Any) -> Iterator[None]:
     """BEGIN, then COMMIT when the block ends or ROLLBACK when it raises (awaited from the
-    greenlet; a rollback that cannot reach the database leaves the connection closed, and
-    the caller invalidates it)."""
+    greenlet); a broken connection is not rolled back but invalidated by the caller."""
     transaction = driver.transaction()
     await_(transaction.start())
     try:
         yield
-    except BaseException:
-        if not driver.is_closed():
+    except BaseException as exc:
+        if not broken(driver, exc):
             await_(transaction.rollback())
         raise
     await_(transaction.commit())
+
+
+# SQLSTATE classes after which a connection is gone: connection exceptions, and the server
+# ending it (admin shutdown, crash shutdown, cannot connect now).
+GONE_SQLSTATES = ("08", "57P")
+
+
+def broken(driver: Any, exc: BaseException) -> bool:
+    """Whether the connection must not be used again after `exc`: closed, ended by the
+    server, or left by asyncpg mid-operation (its "another operation is in progress", seen
+    after PostgreSQL ended the connection; a cancelled statement may still be cancelling).
+    An error of the statement itself (a constraint, a refusal of our own) leaves it usable."""
+    if driver is None or driver.is_closed():
+        return True
+    if isinstance(exc, asyncpg.PostgresError):
+        return str(exc.sqlstate).startswith(GONE_SQLSTATES)
+    return isinstance(exc, CLIENT_SIDE_BREAKS)
+
+
+CLIENT_SIDE_BREAKS = (
+    asyncpg.InterfaceError,
+    asyncpg.exceptions.InternalClientError,
+    OSError,
+    asyncio.CancelledError,
+)

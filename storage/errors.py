@@ -12,12 +12,21 @@ DATABASE_ERRORS: tuple[type[Exception], ...] = (
     sqlalchemy.exc.SQLAlchemyError,
     asyncpg.PostgresError,
     asyncpg.InterfaceError,
+    asyncpg.exceptions.InternalClientError,
+)
+
+
+# The pool timed out, the connection closed, or asyncpg left it mid-operation.
+CONNECTION_LOST = (
+    sqlalchemy.exc.TimeoutError,
+    asyncpg.InterfaceError,
+    asyncpg.exceptions.InternalClientError,
 )
 
 
 def connection_lost(exc: BaseException) -> bool:
     """The pool timed out, or the connection closed or was invalidated under the statement
     (the caller also checks OSError and the SQLSTATE, which need no class of ours)."""
-    if isinstance(exc, sqlalchemy.exc.TimeoutError | asyncpg.InterfaceError):
+    if isinstance(exc, CONNECTION_LOST):
         return True
     return isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated
