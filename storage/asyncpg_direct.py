@@ -27,6 +27,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import await_, greenlet_spawn
 
+from storage.errors import connection_lost
 from storage.statements import (
     Compiled,
     Row,
@@ -38,6 +39,10 @@ from storage.statements import (
 )
 
 T = TypeVar("T")
+# SQLSTATE classes after which a connection is gone: connection exceptions, and the server
+# ending it (admin shutdown, crash shutdown, cannot connect now). Narrower than the classes
+# callers answer UNAVAILABLE (realtime/errors.py): out of memory or disk, a connection lives.
+GONE_SQLSTATES = ("08", "57P")
 
 
 class AsyncpgStatements(RowStatements):
@@ -125,26 +130,14 @@ def _transaction(driver: Any) -> Iterator[None]:
     await_(transaction.commit())
 
 
-# SQLSTATE classes after which a connection is gone: connection exceptions, and the server
-# ending it (admin shutdown, crash shutdown, cannot connect now).
-GONE_SQLSTATES = ("08", "57P")
-
-
 def broken(driver: Any, exc: BaseException) -> bool:
     """Whether the connection must not be used again after `exc`: closed, ended by the
-    server, or left by asyncpg mid-operation (its "another operation is in progress", seen
-    after PostgreSQL ended the connection; a cancelled statement may still be cancelling).
-    An error of the statement itself (a constraint, a refusal of our own) leaves it usable."""
+    server, lost (storage/errors.py `connection_lost`: asyncpg's InterfaceError, or its
+    InternalClientError "another operation is in progress", seen after PostgreSQL ended the
+    connection), or a cancelled statement that may still be cancelling. An error of the
+    statement itself (a constraint, a refusal of our own) leaves it usable."""
     if driver is None or driver.is_closed():
         return True
     if isinstance(exc, asyncpg.PostgresError):
         return str(exc.sqlstate).startswith(GONE_SQLSTATES)
-    return isinstance(exc, CLIENT_SIDE_BREAKS)
-
-
-CLIENT_SIDE_BREAKS = (
-    asyncpg.InterfaceError,
-    asyncpg.exceptions.InternalClientError,
-    OSError,
-    asyncio.CancelledError,
-)
+    return connection_lost(exc) or isinstance(exc, OSError | asyncio.CancelledError)

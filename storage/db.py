@@ -9,8 +9,10 @@ path of live-document updates. On a SQLite file it goes to a sqlite3 connection 
 (storage/sqlite_writer.py): aiosqlite sends each statement to its thread in about four hops
 (cursor, execute, fetch, close), and through the ORM a live document's update took twelve
 of them, 2-7 ms that every small fan-out waited for (see docs/benchmarks.md, "Where the
-time goes"). `Database.run_read` does the same for the point reads of a socket's connect
-and subscribe (on a SQLite file: storage/sqlite_reader.py).
+time goes"). On PostgreSQL it goes to the pooled connection's asyncpg driver
+(storage/asyncpg_direct.py), SQLAlchemy's execution costing three times asyncpg's.
+`Database.run_read` does the same for the point reads of a socket's connect and subscribe
+(storage/sqlite_reader.py, storage/asyncpg_direct.py).
 """
 
 import time
@@ -173,10 +175,12 @@ class Database:
         return await self.sqlite_writer.run(work)
 
     async def run_read(self, work: Callable[[Statements], T]) -> T:
-        """Run `work`, a few point reads by key, in one read transaction.
+        """Run `work`, a few point reads by key.
 
-        On a SQLite file: on the event loop (storage/sqlite_reader.py). On PostgreSQL: on a
-        pooled connection's asyncpg driver (storage/asyncpg_direct.py).
+        On a SQLite file: on the event loop, in one read transaction (one snapshot for all
+        its statements; storage/sqlite_reader.py). On PostgreSQL: on a pooled connection's
+        asyncpg driver outside a transaction, each statement seeing what was committed
+        before it (storage/asyncpg_direct.py).
         """
         if self.postgres is not None:
             return await self.postgres.read(work)

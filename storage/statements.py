@@ -1,13 +1,16 @@
-"""Prebuilt Core statements run inside a write transaction, through SQLAlchemy or sqlite3.
+"""Prebuilt Core statements, run through SQLAlchemy or straight on the driver.
 
-A live document's update reads its row and writes it back (realtime/collections.py, with the
-statements built once in storage/documents.py). On PostgreSQL the statements go through
-SQLAlchemy (`CoreStatements`). On a SQLite file they go straight to the SQLite writer's own
-sqlite3 connection (`SqliteStatements`, used by storage/sqlite_writer.py): compiled once by
-SQLAlchemy's SQLite dialect and converted by the columns' own types, so a value is stored and
-read back exactly as SQLAlchemy does it everywhere else; only SQLAlchemy's execution machinery
-is skipped, which on a server idle between changes took three times the statements themselves
-(docs/benchmarks.md, "The limit at N=100").
+A live document's update reads its row and writes it back, and a socket's connect and
+subscribe read rows by key (realtime/collections.py, with the statements built once in
+storage/documents.py). On a SQLite file they go straight to a sqlite3 connection of the
+server's own (`SqliteStatements`, used by storage/sqlite_writer.py and sqlite_reader.py), on
+PostgreSQL straight to the pooled connection's asyncpg driver (storage/asyncpg_direct.py):
+compiled once by SQLAlchemy's dialect for that driver (`StatementCompiler`) and converted by
+the columns' own types, so a value is stored and read back exactly as SQLAlchemy does it
+everywhere else; only SQLAlchemy's execution machinery is skipped, which on a server idle
+between changes took three times the statements themselves (docs/benchmarks.md, "The limit
+at N=100"). Inside an ORM session, and on a SQLite database in memory (tests), they go
+through SQLAlchemy (`CoreStatements`).
 """
 
 import sqlite3
@@ -40,7 +43,7 @@ class Statements(Protocol):
 
 
 class CoreStatements:
-    """Statements on a SQLAlchemy connection (PostgreSQL, and reads of every database)."""
+    """Statements on a SQLAlchemy connection (an ORM session's, or SQLite in memory)."""
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
